@@ -1,0 +1,117 @@
+//! The one trait every tree implementation offers: the SPEC's operations.
+//!
+//! Core ([`Tree`](crate::Tree)) and the naive oracle implement it; the differential harness
+//! drives anything that does, so a user's own tree plugs in the same way.
+
+use crate::types::{
+    DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Limits, ReadDirPage, Row, Stat,
+    Stats,
+};
+
+/// The operations of a pseudo-filesystem tree, as defined in `docs/SEMANTICS.md`.
+///
+/// Every method either succeeds completely or returns one [`Errno`] and changes nothing.
+/// Paths are byte strings: one optional leading `/`, components separated by single `/`.
+///
+/// ```
+/// use pdtree::{Errno, Kind, PseudoFs, Tree};
+///
+/// let mut t = Tree::new();
+/// assert_eq!(t.mkdir(b"/net"), Ok(2));
+/// assert_eq!(t.create(b"/net/dev", b"eth0\n"), Ok(3));
+/// assert_eq!(t.mkdir(b"/net"), Err(Errno::EEXIST));
+/// assert_eq!(t.stat(b"/net").unwrap().size, 1);
+/// assert_eq!(t.remove(b"/net"), Err(Errno::ENOTEMPTY));
+/// assert_eq!(t.remove_subtree(b"/net"), Ok(2));
+/// assert_eq!(t.stat(b"/net"), Err(Errno::ENOENT));
+/// assert!(t.check_invariants().is_ok());
+/// ```
+pub trait PseudoFs {
+    /// A new tree holding only the root, enforcing `limits`.
+    fn with_limits(limits: Limits) -> Self
+    where
+        Self: Sized;
+
+    /// The limits this tree enforces.
+    fn limits(&self) -> Limits;
+
+    /// Creates an empty directory; returns its inode number.
+    fn mkdir(&mut self, path: &[u8]) -> Result<Ino, Errno>;
+
+    /// Creates a file with static `content`; returns its inode number.
+    fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno>;
+
+    /// Creates a symlink to `target` (never followed); returns its inode number.
+    fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno>;
+
+    /// Creates a generated file rendering its parent directory; returns its inode number.
+    fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno>;
+
+    /// Registers a sysctl-style table under `dir`, creating missing directories on demand.
+    /// An empty table makes `dir` a mount point. Returns the header id.
+    fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno>;
+
+    /// Removes a header's rows and releases its directories.
+    fn unregister(&mut self, header: HeaderId) -> Result<(), Errno>;
+
+    /// Describes the entry at `path`.
+    fn stat(&self, path: &[u8]) -> Result<Stat, Errno>;
+
+    /// Describes child `name` of directory `dir`.
+    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno>;
+
+    /// Up to `max` children of `dir` with inode number >= `pos`, ascending.
+    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno>;
+
+    /// Removes a non-directory or an empty directory.
+    fn remove(&mut self, path: &[u8]) -> Result<(), Errno>;
+
+    /// Removes an entry and all its descendants; returns how many were removed.
+    fn remove_subtree(&mut self, path: &[u8]) -> Result<u64, Errno>;
+
+    /// Marks an explicit entry permanent: it can never be removed again.
+    fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno>;
+
+    /// Opens a non-directory; returns a handle id.
+    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno>;
+
+    /// Reads the whole content behind a handle (a listing renders its directory now).
+    fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno>;
+
+    /// Closes a handle, freeing a removed entry on its last close.
+    fn close(&mut self, handle: HandleId) -> Result<(), Errno>;
+
+    /// Tree-wide counters.
+    fn stats(&self) -> Stats;
+
+    /// Checks every SPEC §8 invariant this implementation can check about itself.
+    fn check_invariants(&self) -> Result<(), InvariantViolation>;
+
+    /// The canonical text of the whole state (see `docs/SEMANTICS.md`, "Canonical dump").
+    fn dump(&self) -> String;
+}
+
+/// Every child of `dir`, read page by page with `readdir` (a convenience for tests and tools).
+///
+/// ```
+/// use pdtree::{PseudoFs, Tree, ROOT_INO};
+/// let mut t = Tree::new();
+/// for n in 0..10 { t.mkdir(format!("d{n}").as_bytes()).unwrap(); }
+/// assert_eq!(pdtree::read_all(&t, ROOT_INO, 3).unwrap().len(), 10);
+/// ```
+pub fn read_all<T: PseudoFs + ?Sized>(
+    tree: &T,
+    dir: Ino,
+    page: usize,
+) -> Result<Vec<DirEntry>, Errno> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    loop {
+        let p = tree.readdir(dir, pos, page)?;
+        if p.entries.is_empty() {
+            return Ok(out);
+        }
+        pos = p.next_pos;
+        out.extend(p.entries);
+    }
+}
