@@ -1,0 +1,1 @@
+//! The differential harness (being built).

@@ -1,0 +1,1 @@
+//! The naive oracle (being built).
