@@ -1,1 +1,3 @@
-//! The differential harness (being built).
+//! The differential harness (being built), and the `pdtree bench` benchmarks ([`bench`]).
+
+pub mod bench;

@@ -461,6 +461,42 @@ impl Tree {
             Body::Dir(_) => unreachable!("directories cannot be opened"),
         }
     }
+    /// [`PseudoFs::readdir`] without allocating: calls `f(name, ino, kind)` for each of up to
+    /// `max` children of `dir` with inode `>= pos`, ascending, and returns `next_pos` (the last
+    /// visited inode + 1, or `pos` when nothing was visited). The same checks and errors as
+    /// `readdir`, made before `f` is first called.
+    ///
+    /// ```
+    /// use pdtree::{PseudoFs, Tree, ROOT_INO};
+    /// let mut t = Tree::new();
+    /// t.mkdir(b"a").unwrap();
+    /// t.create(b"b", b"").unwrap();
+    /// let mut names = Vec::new();
+    /// let next = t.readdir_each(ROOT_INO, 0, 128, |name, _ino, _kind| names.push(name.to_vec())).unwrap();
+    /// assert_eq!(names, [b"a".to_vec(), b"b".to_vec()]);
+    /// assert_eq!(next, 4);
+    /// assert_eq!(t.readdir_each(ROOT_INO, next, 128, |_, _, _| unreachable!()), Ok(4));
+    /// ```
+    pub fn readdir_each(
+        &self,
+        dir: Ino,
+        pos: u64,
+        max: usize,
+        mut f: impl FnMut(&[u8], Ino, Kind),
+    ) -> Result<u64, Errno> {
+        if max == 0 || max > self.limits.max_readdir {
+            return Err(Errno::EINVAL);
+        }
+        let d = self.slot_of_ino(dir).ok_or(Errno::ENOENT)?;
+        let d = self.dir(d).ok_or(Errno::ENOTDIR)?;
+        let mut next = pos;
+        for (ino, s) in d.children.iter_from(pos).take(max) {
+            let e = self.entry(s);
+            f(&e.name, ino, e.body.kind());
+            next = ino + 1;
+        }
+        Ok(next)
+    }
 }
 
 impl PseudoFs for Tree {
