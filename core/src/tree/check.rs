@@ -28,7 +28,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
         }
         reachable[slot as usize] = true;
         live += 1;
-        if !e.reachable {
+        if !e.reachable() {
             return broken(3, format!("ino {} is linked but marked removed", e.ino));
         }
         let Body::Dir(d) = &e.body else { continue };
@@ -53,7 +53,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
                     ),
                 );
             }
-            if !names.insert(&c.name) {
+            if !names.insert(&*c.name) {
                 return broken(
                     1,
                     format!(
@@ -116,7 +116,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
         let Some(e) = e else { continue };
         allocated += 1;
         let held = refs.get(&(slot as u32)).copied().unwrap_or(0);
-        if e.open_refs != held {
+        if u64::from(e.open_refs) != held {
             return broken(
                 3,
                 format!(
@@ -126,7 +126,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
             );
         }
         if !reachable[slot] {
-            if e.reachable {
+            if e.reachable() {
                 return broken(
                     3,
                     format!("ino {} is marked reachable but is not linked", e.ino),
@@ -140,7 +140,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
             }
         }
         // 6. Permanent entries stay reachable.
-        if e.permanent && !reachable[slot] {
+        if e.permanent() && !reachable[slot] {
             return broken(6, format!("permanent ino {} is not reachable", e.ino));
         }
     }
@@ -211,7 +211,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
         }
         for &r in &h.rows {
             if !reachable.get(r as usize).copied().unwrap_or(false)
-                || t.entry(r).owner != Owner::Header(*id)
+                || t.entry(r).owner() != Owner::Header(*id)
             {
                 return broken(5, format!("header {id}: a row is gone or owned by another"));
             }
@@ -240,7 +240,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     }
     for (slot, e) in t.entries.iter().enumerate() {
         if let Some(e) = e.as_ref().filter(|_| reachable[slot]) {
-            if e.owner == Owner::Implicit && !hrefs.contains_key(&(slot as u32)) {
+            if e.owner() == Owner::Implicit && !hrefs.contains_key(&(slot as u32)) {
                 return broken(
                     5,
                     format!(

@@ -12,6 +12,7 @@
 
 mod check;
 mod dump;
+mod entry;
 
 use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hasher};
@@ -27,44 +28,12 @@ use crate::types::{
     DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, ReadDirPage,
     Row, RowKind, Stat, Stats, ROOT_INO,
 };
+use entry::{
+    content, content_len, content_shared, Body, Entry, OwnerWord, HEADER_ID_LIMIT, UNLINKED,
+};
 
 type Slot = u32;
 const ROOT_SLOT: Slot = 0;
-
-/// One entry of the arena.
-#[derive(Debug)]
-struct Entry {
-    ino: Ino,
-    /// Parent directory's slot; the root's is itself.
-    parent: Slot,
-    /// References taken by open handles (handles on a permanent entry take none).
-    open_refs: u64,
-    name: Box<[u8]>,
-    owner: Owner,
-    permanent: bool,
-    /// False once removed while still held open: then it is in no index and no directory.
-    reachable: bool,
-    body: Body,
-}
-
-#[derive(Debug)]
-enum Body {
-    Dir(Box<Dir>),
-    File(Arc<[u8]>),
-    Symlink(Box<[u8]>),
-    Listing,
-}
-
-impl Body {
-    fn kind(&self) -> Kind {
-        match self {
-            Body::Dir(_) => Kind::Dir,
-            Body::File(_) => Kind::File,
-            Body::Symlink(_) => Kind::Symlink,
-            Body::Listing => Kind::Listing,
-        }
-    }
-}
 
 #[derive(Debug, Default)]
 struct Dir {
@@ -274,21 +243,12 @@ impl Tree {
         self.next_ino += 1;
         let body = match body {
             NewBody::Dir => Body::Dir(Box::default()),
-            NewBody::File(c) => Body::File(Arc::from(c)),
-            NewBody::Symlink(t) => Body::Symlink(Box::from(t)),
+            NewBody::File(c) => Body::File(content(c)),
+            NewBody::Symlink(t) => Body::Symlink(content(t)),
             NewBody::Listing => Body::Listing,
         };
         let is_dir = matches!(body, Body::Dir(_));
-        let entry = Entry {
-            ino,
-            parent,
-            open_refs: 0,
-            name: Box::from(name),
-            owner,
-            permanent: false,
-            reachable: true,
-            body,
-        };
+        let entry = Entry::new(ino, parent, name, owner, body);
         let slot = match self.free.pop() {
             Some(s) => {
                 debug_assert!(self.entries[s as usize].is_none());
@@ -358,7 +318,7 @@ impl Tree {
         }
         self.live -= 1;
         let e = self.entry_mut(slot);
-        e.reachable = false;
+        e.parent = UNLINKED;
         if e.open_refs == 0 {
             self.free_slot(slot);
         }
@@ -402,8 +362,7 @@ impl Tree {
         let e = self.entry(slot);
         let (nlink, size) = match &e.body {
             Body::Dir(d) => (2 + d.subdirs, d.children.len() as u64),
-            Body::File(c) => (1, c.len() as u64),
-            Body::Symlink(t) => (1, t.len() as u64),
+            Body::File(c) | Body::Symlink(c) => (1, content_len(c) as u64),
             Body::Listing => {
                 let d = self.dir(e.parent).expect("listing parent is a directory");
                 (1, 3 * d.children.len() as u64 + d.name_bytes)
@@ -414,9 +373,9 @@ impl Tree {
             kind: e.body.kind(),
             nlink,
             size,
-            owner: e.owner,
-            permanent: e.permanent,
-            open_refs: e.open_refs,
+            owner: e.owner(),
+            permanent: e.permanent(),
+            open_refs: u64::from(e.open_refs),
         }
     }
 
@@ -448,12 +407,11 @@ impl Tree {
     pub fn read_shared(&mut self, handle: HandleId) -> Result<Arc<[u8]>, Errno> {
         let h = *self.handles.get(&handle).ok_or(Errno::EBADF)?;
         let e = self.entry(h.slot);
-        if !e.reachable {
+        if !e.reachable() {
             return Err(Errno::ENOENT);
         }
         match &e.body {
-            Body::File(c) => Ok(Arc::clone(c)),
-            Body::Symlink(t) => Ok(Arc::from(&t[..])),
+            Body::File(c) | Body::Symlink(c) => Ok(content_shared(c)),
             Body::Listing => {
                 let parent = e.parent;
                 Ok(self.rendering(parent))
@@ -501,16 +459,14 @@ impl Tree {
 
 impl PseudoFs for Tree {
     fn with_limits(limits: Limits) -> Self {
-        let root = Entry {
-            ino: ROOT_INO,
-            parent: ROOT_SLOT,
-            open_refs: 0,
-            name: Box::default(),
-            owner: Owner::Explicit,
-            permanent: true,
-            reachable: true,
-            body: Body::Dir(Box::default()),
-        };
+        let mut root = Entry::new(
+            ROOT_INO,
+            ROOT_SLOT,
+            b"",
+            Owner::Explicit,
+            Body::Dir(Box::default()),
+        );
+        root.owner = OwnerWord::new(Owner::Explicit, true);
         let mut by_ino = HashTable::new();
         by_ino.insert_unique(ino_hash(ROOT_INO), ROOT_SLOT, |_| ino_hash(ROOT_INO));
         Tree {
@@ -598,7 +554,11 @@ impl PseudoFs for Tree {
             return Err(Errno::EINVAL);
         }
         let id = self.next_header;
-        self.next_header = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+        if id >= HEADER_ID_LIMIT {
+            // 2^64 - 3 registrations in: the owner word has no room for more ids.
+            return Err(Errno::ENOSPC);
+        }
+        self.next_header = id + 1;
         // Everything is checked: from here on nothing can fail.
         let mut dirs = existing;
         for name in missing {
@@ -652,11 +612,11 @@ impl PseudoFs for Tree {
             let dir = self.dir_mut(d);
             dir.hrefs -= 1;
             let (hrefs, empty) = (dir.hrefs, dir.children.is_empty());
-            if hrefs == 0 && self.entry(d).owner == Owner::Implicit {
+            if hrefs == 0 && self.entry(d).owner() == Owner::Implicit {
                 if empty {
                     self.unlink(d);
                 } else {
-                    self.entry_mut(d).owner = Owner::Explicit;
+                    self.entry_mut(d).owner = OwnerWord::new(Owner::Explicit, false);
                 }
             }
         }
@@ -705,7 +665,7 @@ impl PseudoFs for Tree {
             return Err(Errno::EBUSY);
         }
         let e = self.entry(slot);
-        if e.permanent || matches!(e.owner, Owner::Header(_)) {
+        if e.permanent() || matches!(e.owner(), Owner::Header(_)) {
             return Err(Errno::EBUSY);
         }
         if let Body::Dir(d) = &e.body {
@@ -730,7 +690,7 @@ impl PseudoFs for Tree {
         let mut i = 0;
         while i < subtree.len() {
             let e = self.entry(subtree[i]);
-            if e.permanent || matches!(e.owner, Owner::Header(_)) {
+            if e.permanent() || matches!(e.owner(), Owner::Header(_)) {
                 return Err(Errno::EBUSY);
             }
             if let Body::Dir(d) = &e.body {
@@ -753,10 +713,10 @@ impl PseudoFs for Tree {
     fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
         let slot = self.resolve_bytes(path)?;
         let e = self.entry_mut(slot);
-        if e.owner != Owner::Explicit {
+        if e.owner() != Owner::Explicit {
             return Err(Errno::EINVAL);
         }
-        e.permanent = true;
+        e.owner = OwnerWord::new(Owner::Explicit, true);
         Ok(())
     }
 
@@ -766,10 +726,14 @@ impl PseudoFs for Tree {
             return Err(Errno::EISDIR);
         }
         let id = self.next_handle;
-        self.next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+        let next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
         let e = self.entry_mut(slot);
-        let took_ref = !e.permanent;
-        e.open_refs += u64::from(took_ref);
+        let took_ref = !e.permanent();
+        e.open_refs = e
+            .open_refs
+            .checked_add(u32::from(took_ref))
+            .ok_or(Errno::ENOSPC)?;
+        self.next_handle = next_handle;
         self.handles.insert(id, Handle { slot, took_ref });
         Ok(id)
     }
@@ -781,8 +745,8 @@ impl PseudoFs for Tree {
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
         let h = self.handles.remove(&handle).ok_or(Errno::EBADF)?;
         let e = self.entry_mut(h.slot);
-        e.open_refs -= u64::from(h.took_ref);
-        if !e.reachable && e.open_refs == 0 {
+        e.open_refs -= u32::from(h.took_ref);
+        if !e.reachable() && e.open_refs == 0 {
             self.free_slot(h.slot);
         }
         Ok(())
