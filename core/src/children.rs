@@ -59,6 +59,38 @@ impl Children {
         true
     }
 
+    /// The slot of live child `ino`, by binary search.
+    pub(crate) fn get(&self, ino: u64) -> Option<u32> {
+        let i = self.inos.binary_search(&ino).ok()?;
+        Some(self.slots[i]).filter(|&s| s != DEAD)
+    }
+
+    /// Removes many live children at once; `inos` must be ascending. Linear in `self.len()`
+    /// plus `inos.len()`, so callers use it when removing a large share (remove_subtree).
+    /// Returns how many were removed.
+    pub(crate) fn remove_sorted(&mut self, inos: &[u64]) -> usize {
+        debug_assert!(inos.windows(2).all(|w| w[0] < w[1]));
+        if inos.len() * 16 < self.slots.len() {
+            return inos.iter().filter(|&&i| self.remove(i)).count();
+        }
+        let (mut j, mut removed) = (0, 0);
+        for (i, slot) in self.inos.iter().zip(self.slots.iter_mut()) {
+            while j < inos.len() && inos[j] < *i {
+                j += 1;
+            }
+            if j == inos.len() {
+                break;
+            }
+            if inos[j] == *i && *slot != DEAD {
+                *slot = DEAD;
+                removed += 1;
+            }
+        }
+        self.dead += removed;
+        self.compact();
+        removed
+    }
+
     fn compact(&mut self) {
         let mut w = 0;
         for r in 0..self.slots.len() {
@@ -148,5 +180,30 @@ mod tests {
         }
         assert!(c.is_empty());
         c.check().unwrap();
+    }
+
+    #[test]
+    fn remove_sorted_both_paths() {
+        let mut c = Children::default();
+        for i in 2..1002u64 {
+            c.push(i, i as u32);
+        }
+        // Few: one by one.
+        assert_eq!(c.remove_sorted(&[5, 7, 5000]), 2);
+        assert_eq!(c.get(5), None);
+        assert_eq!(c.get(6), Some(6));
+        c.check().unwrap();
+        // Many, including an already removed and an unknown inode: one merge pass.
+        let many: Vec<u64> = (2..900).filter(|i| i % 3 != 0).chain([2000]).collect();
+        let want = many
+            .iter()
+            .filter(|&&i| i != 5 && i != 7 && i < 1002)
+            .count();
+        assert_eq!(c.remove_sorted(&many), want);
+        c.check().unwrap();
+        assert_eq!(c.len(), 1000 - 2 - want);
+        assert_eq!(c.get(3), Some(3));
+        assert_eq!(c.get(4), None);
+        assert_eq!(c.iter().last(), Some((1001, 1001)));
     }
 }

@@ -3,8 +3,14 @@
 //! Layout, and why:
 //! - `entries` is an arena (`Vec<Option<Entry>>` plus a free list). Nothing is reference
 //!   counted or recursive, so dropping or removing a 2,000-deep chain cannot overflow the stack.
-//! - `by_name` maps (parent slot, name) → slot and `by_ino` maps inode → slot. Both store only
-//!   the `u32` slot and hash the key out of the arena, so a name is stored once.
+//! - `by_name` maps (parent slot, name) → slot; it stores only the `u32` slot and hashes the
+//!   key out of the arena, so a name is stored once.
+//! - Inode → slot is split: `dirs_by_ino` (a hash table of the reachable directories, the only
+//!   entries `lookup_at` and `readdir` resolve on their fast path) and `files_by_ino` (every
+//!   other reachable entry, ordered by inode like a directory's children). Inodes only grow,
+//!   so creating a file is an append there: no hash insert, no cache miss, no rehash of a
+//!   million entries read back from the arena in random order. Asking for a non-directory's
+//!   inode (to answer ENOTDIR rather than ENOENT) is a binary search.
 //! - Each directory keeps its children ordered by inode (see `children.rs`), a counter of
 //!   child directories (nlink in O(1)), the total bytes of its children's names (a listing's
 //!   size in O(1)), a generation bumped on every change of its child set, and the cached
@@ -96,8 +102,10 @@ pub struct Tree {
     free: Vec<Slot>,
     /// Reachable entries except the root, keyed by (parent slot, name).
     by_name: HashTable<Slot>,
-    /// Reachable entries, root included, keyed by inode.
-    by_ino: HashTable<Slot>,
+    /// Reachable directories, root included, keyed by inode.
+    dirs_by_ino: HashTable<Slot>,
+    /// Reachable non-directories, ordered by inode.
+    files_by_ino: Children,
     headers: BTreeMap<HeaderId, Header>,
     handles: BTreeMap<HandleId, Handle>,
     next_ino: Ino,
@@ -187,8 +195,14 @@ impl Tree {
     }
 
     fn slot_of_ino(&self, ino: Ino) -> Option<Slot> {
+        self.dir_slot_of_ino(ino)
+            .or_else(|| self.files_by_ino.get(ino))
+    }
+
+    /// The slot of a reachable directory with inode `ino`.
+    fn dir_slot_of_ino(&self, ino: Ino) -> Option<Slot> {
         let entries = &self.entries;
-        self.by_ino
+        self.dirs_by_ino
             .find(ino_hash(ino), |&s| {
                 entries[s as usize].as_ref().map(|e| e.ino) == Some(ino)
             })
@@ -268,8 +282,13 @@ impl Tree {
         };
         self.by_name
             .insert_unique(name_hash(parent, name), slot, rehash_name);
-        let rehash_ino = |&s: &Slot| ino_hash(entries[s as usize].as_ref().expect("free").ino);
-        self.by_ino.insert_unique(ino_hash(ino), slot, rehash_ino);
+        if is_dir {
+            let rehash_ino = |&s: &Slot| ino_hash(entries[s as usize].as_ref().expect("free").ino);
+            self.dirs_by_ino
+                .insert_unique(ino_hash(ino), slot, rehash_ino);
+        } else {
+            self.files_by_ino.push(ino, slot);
+        }
         let d = self.dir_mut(parent);
         d.children.push(ino, slot);
         d.subdirs += u64::from(is_dir);
@@ -300,9 +319,27 @@ impl Tree {
     /// Takes a reachable entry out of both indexes and frees it (or keeps it for its open
     /// handles). Does not touch the parent's children list.
     fn drop_from_indexes(&mut self, slot: Slot) {
-        let (ino, hash) = {
+        let ino = self.entry(slot).ino;
+        self.drop_from_name_index(slot);
+        if self.dir(slot).is_some() {
+            match self.dirs_by_ino.find_entry(ino_hash(ino), |&s| s == slot) {
+                Ok(found) => {
+                    found.remove();
+                }
+                Err(_) => debug_assert!(false, "directory missing from dirs_by_ino"),
+            }
+        } else {
+            let removed = self.files_by_ino.remove(ino);
+            debug_assert!(removed, "entry missing from files_by_ino");
+        }
+        self.release(slot);
+    }
+
+    /// Takes a reachable entry out of `by_name` only.
+    fn drop_from_name_index(&mut self, slot: Slot) {
+        let hash = {
             let e = self.entry(slot);
-            (e.ino, name_hash(e.parent, &e.name))
+            name_hash(e.parent, &e.name)
         };
         match self.by_name.find_entry(hash, |&s| s == slot) {
             Ok(found) => {
@@ -310,12 +347,11 @@ impl Tree {
             }
             Err(_) => debug_assert!(false, "entry missing from by_name"),
         }
-        match self.by_ino.find_entry(ino_hash(ino), |&s| s == slot) {
-            Ok(found) => {
-                found.remove();
-            }
-            Err(_) => debug_assert!(false, "entry missing from by_ino"),
-        }
+    }
+
+    /// Marks an entry that has left every index as unreachable, and frees it unless an open
+    /// handle still holds it.
+    fn release(&mut self, slot: Slot) {
         self.live -= 1;
         let e = self.entry_mut(slot);
         e.parent = UNLINKED;
@@ -467,14 +503,15 @@ impl PseudoFs for Tree {
             Body::Dir(Box::default()),
         );
         root.owner = OwnerWord::new(Owner::Explicit, true);
-        let mut by_ino = HashTable::new();
-        by_ino.insert_unique(ino_hash(ROOT_INO), ROOT_SLOT, |_| ino_hash(ROOT_INO));
+        let mut dirs_by_ino = HashTable::new();
+        dirs_by_ino.insert_unique(ino_hash(ROOT_INO), ROOT_SLOT, |_| ino_hash(ROOT_INO));
         Tree {
             limits,
             entries: vec![Some(root)],
             free: Vec::new(),
             by_name: HashTable::new(),
-            by_ino,
+            dirs_by_ino,
+            files_by_ino: Children::default(),
             headers: BTreeMap::new(),
             handles: BTreeMap::new(),
             next_ino: ROOT_INO + 1,
@@ -704,8 +741,26 @@ impl PseudoFs for Tree {
         // Pass 2: unlink the top from its parent, then drop every descendant from the
         // indexes. Their own children lists die with them, so no per-child unlink is needed.
         self.unlink(top);
+        // Non-directories leave `files_by_ino` in one linear pass when they are many.
+        let (mut files, mut file_inos) = (Vec::new(), Vec::new());
         for &s in &subtree[1..] {
-            self.drop_from_indexes(s);
+            if self.dir(s).is_some() {
+                self.drop_from_indexes(s);
+            } else {
+                self.drop_from_name_index(s);
+                files.push(s);
+                file_inos.push(self.entry(s).ino);
+            }
+        }
+        file_inos.sort_unstable();
+        let removed = self.files_by_ino.remove_sorted(&file_inos);
+        debug_assert_eq!(
+            removed,
+            file_inos.len(),
+            "entries missing from files_by_ino"
+        );
+        for s in files {
+            self.release(s);
         }
         Ok(subtree.len() as u64)
     }
