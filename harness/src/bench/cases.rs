@@ -9,7 +9,7 @@ use pdtree::{Ino, PseudoFs, Row, Tree};
 use pdtree_oracle::Oracle;
 use rustc_hash::FxHashMap;
 
-use super::{live_bytes, BenchOptions, BenchReport, Case, Goal, Point};
+use super::{live_bytes, set_counting, BenchOptions, BenchReport, Case, Goal, Point};
 
 /// A tree under test, with what only some trees offer.
 trait Subject: PseudoFs + Sized {
@@ -261,18 +261,31 @@ fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
     }
     let paths = &inp.paths[..n as usize];
     let names = &inp.names[..n as usize];
-    let before = live_bytes();
-    let mut t = T::fresh();
-    let dir = t.mkdir(b"/d").expect("mkdir /d");
-    let ((), secs) = time(|| {
-        for p in paths {
-            black_box(t.create(p, b"").expect("create"));
-        }
-    });
-    let after = live_bytes();
+    // Small N: best of several fresh builds (one build of 10^3 takes microseconds).
+    let reps = if is_oracle { 1 } else { small_n_reps(n) };
+    let mut secs = f64::MAX;
+    let (mut before, mut after) = (None, None);
+    let mut built = None;
+    for _ in 0..reps {
+        drop(built.take());
+        set_counting(true);
+        before = live_bytes();
+        let mut t = T::fresh();
+        let dir = t.mkdir(b"/d").expect("mkdir /d");
+        let ((), s) = time(|| {
+            for p in paths {
+                black_box(t.create(p, b"").expect("create"));
+            }
+        });
+        after = live_bytes();
+        set_counting(false);
+        secs = secs.min(s);
+        built = Some((t, dir));
+    }
+    let (mut t, dir) = built.expect("at least one build");
     r.push("create", s, n, n, secs);
     if let (Some(b), Some(a)) = (before, after) {
-        let per = (a as f64 - b as f64) / n as f64;
+        let per = a.wrapping_sub(b) as isize as f64 / n as f64;
         r.report.memory.push(("one directory", s, n, per));
         r.progress(&format!("memory {s} N={n}: {per:.1} bytes/entry"));
     }
@@ -375,6 +388,15 @@ fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
                 }
             });
             r.push("resume", s, n, ops, secs);
+            if !is_oracle {
+                // The position search alone: pages of one entry.
+                let ((), secs) = time(|| {
+                    for &pos in &positions {
+                        black_box(t.readdir(dir, pos, 1).expect("readdir"));
+                    }
+                });
+                r.push("resume", "core, page of 1", n, ops, secs);
+            }
         }
     }
 
@@ -403,24 +425,37 @@ fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
 /// Inserting the same (parent, name) keys into bare hash maps, in the same run.
 fn hashmap_baseline(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
     let names = &inp.names[..n as usize];
-    let (map, secs) = time(|| {
-        let mut m: HashMap<(u64, Vec<u8>), u64> = HashMap::new();
-        for (i, nm) in names.iter().enumerate() {
-            m.insert((2, nm.clone()), i as u64);
-        }
-        m
-    });
-    drop(black_box(map));
-    r.push("create", "HashMap", n, n, secs);
-    let (map, secs) = time(|| {
-        let mut m: FxHashMap<(u64, Vec<u8>), u64> = FxHashMap::default();
-        for (i, nm) in names.iter().enumerate() {
-            m.insert((2, nm.clone()), i as u64);
-        }
-        m
-    });
-    drop(black_box(map));
-    r.push("create", "FxHashMap", n, n, secs);
+    let mut best = f64::MAX;
+    for _ in 0..small_n_reps(n) {
+        let (map, secs) = time(|| {
+            let mut m: HashMap<(u64, Vec<u8>), u64> = HashMap::new();
+            for (i, nm) in names.iter().enumerate() {
+                m.insert((2, nm.clone()), i as u64);
+            }
+            m
+        });
+        drop(black_box(map));
+        best = best.min(secs);
+    }
+    r.push("create", "HashMap", n, n, best);
+    let mut best = f64::MAX;
+    for _ in 0..small_n_reps(n) {
+        let (map, secs) = time(|| {
+            let mut m: FxHashMap<(u64, Vec<u8>), u64> = FxHashMap::default();
+            for (i, nm) in names.iter().enumerate() {
+                m.insert((2, nm.clone()), i as u64);
+            }
+            m
+        });
+        drop(black_box(map));
+        best = best.min(secs);
+    }
+    r.push("create", "FxHashMap", n, n, best);
+}
+
+/// How many fresh builds to take the best of at size `n` (1 from 300,000 up).
+fn small_n_reps(n: u64) -> u64 {
+    (300_000 / n.max(1)).clamp(1, 50)
 }
 
 /// N registrations of a 20-row table under net/ipv4/conf/<dev>, then unregistering them all.
@@ -431,31 +466,53 @@ fn register_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
         return;
     }
     let table = conf_table();
-    let before = live_bytes();
-    let mut t = T::fresh();
-    let (ids, secs) = time(|| {
-        inp.conf_paths[..n as usize]
-            .iter()
-            .map(|p| t.register(p, &table).expect("register"))
-            .collect::<Vec<_>>()
-    });
-    let after = live_bytes();
-    r.push("register", s, n, n, secs);
-    if let (Some(b), Some(a)) = (before, after) {
-        // Per entry: 20 rows and one directory per registration.
-        let per = (a as f64 - b as f64 - (ids.capacity() * 8) as f64) / (21 * n) as f64;
-        r.report.memory.push(("register (20 rows)", s, n, per));
-    }
-    if is_oracle && r.over_budget("unregister", s, n, 2.0) {
-        return;
-    }
-    let ((), secs) = time(|| {
-        for &h in &ids {
-            t.unregister(h).expect("unregister");
+    // Small N: best of several fresh runs.
+    let reps = if is_oracle { 1 } else { small_n_reps(21 * n) };
+    let (mut reg_secs, mut unreg_secs) = (f64::MAX, f64::MAX);
+    for rep in 0..reps {
+        set_counting(true);
+        let before = live_bytes();
+        let mut t = T::fresh();
+        let (ids, secs) = time(|| {
+            inp.conf_paths[..n as usize]
+                .iter()
+                .map(|p| t.register(p, &table).expect("register"))
+                .collect::<Vec<_>>()
+        });
+        let after = live_bytes();
+        set_counting(false);
+        reg_secs = reg_secs.min(secs);
+        if let (0, Some(b), Some(a)) = (rep, before, after) {
+            // Per entry: 20 rows and one directory per registration.
+            let bytes = a.wrapping_sub(b) as isize as f64 - (ids.capacity() * 8) as f64;
+            let per = bytes / (21 * n) as f64;
+            r.report.memory.push(("register (20 rows)", s, n, per));
         }
-    });
-    assert_eq!(t.stats().live, 1, "unregister removed everything");
-    r.push("unregister", s, n, n, secs);
+        if rep == 0 {
+            r.push("register", s, n, n, secs);
+            if is_oracle && r.over_budget("unregister", s, n, 2.0) {
+                return;
+            }
+        }
+        let ((), secs) = time(|| {
+            for &h in &ids {
+                t.unregister(h).expect("unregister");
+            }
+        });
+        assert_eq!(t.stats().live, 1, "unregister removed everything");
+        unreg_secs = unreg_secs.min(secs);
+    }
+    // The first push recorded rep 0; keep the best of all reps.
+    if let Some(p) = r
+        .report
+        .points
+        .iter_mut()
+        .rev()
+        .find(|p| p.case == "register" && p.series == s && p.n == n)
+    {
+        p.secs = reg_secs;
+    }
+    r.push("unregister", s, n, n, unreg_secs);
 }
 
 /// Listing reads at `listing_children` children: cached against right after an invalidation.
@@ -679,20 +736,25 @@ pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
     let (m, ok) = match (
         rep.at("readdir", "core", max_n),
         rep.at("readdir", "core readdir_each", max_n),
-        rep.series("resume", "core").first(),
+        rep.series("resume", "core, page of 1").first().copied(),
+        rep.at("resume", "core, page of 1", max_n),
+        rep.series("resume", "core").first().copied(),
         rep.at("resume", "core", max_n),
     ) {
-        (Some(a), Some(b), Some(r0), Some(r1)) => {
+        (Some(a), Some(b), Some(r0), Some(r1), Some(p0), Some(p1)) => {
             let rate = |p: &Point| p.ops as f64 / p.secs / 1e6;
             (
                 format!(
-                    "N={max_n}: readdir_each {:.0} M entries/s, readdir (a Vec per name) {:.0} M entries/s; resume page {} at N={} vs {} at N={max_n} ({:.2}×)",
+                    "N={max_n}: readdir_each {:.0} M entries/s, readdir (a Vec per name) {:.0} M entries/s; resume at a random position, page of 1: {} at N={} vs {} at N={max_n} ({:.2}×), page of 128: {} vs {} ({:.2}×)",
                     rate(b),
                     rate(a),
                     fmt_ns(r0.ns_per_op()),
                     r0.n,
                     fmt_ns(r1.ns_per_op()),
-                    r1.ns_per_op() / r0.ns_per_op()
+                    r1.ns_per_op() / r0.ns_per_op(),
+                    fmt_ns(p0.ns_per_op()),
+                    fmt_ns(p1.ns_per_op()),
+                    p1.ns_per_op() / p0.ns_per_op(),
                 ),
                 Some(rate(b) >= 50.0),
             )
