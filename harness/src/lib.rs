@@ -1,1 +1,2 @@
 //! The differential harness (being built).
+pub mod faults;
