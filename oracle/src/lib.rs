@@ -1045,3 +1045,110 @@ impl PseudoFs for Oracle {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The invariant checks are real: corrupt the private state and watch them fire.
+    use super::*;
+
+    fn small() -> Oracle {
+        let mut o = Oracle::new();
+        o.mkdir(b"d").unwrap(); // slot 1, ino 2
+        o.create(b"d/a", b"").unwrap(); // slot 2, ino 3
+        o.create(b"d/b", b"").unwrap(); // slot 3, ino 4
+        o.check_invariants().unwrap();
+        o
+    }
+
+    fn broken(o: &Oracle) -> u8 {
+        o.check_invariants().unwrap_err().invariant
+    }
+
+    #[test]
+    fn detects_unordered_children() {
+        let mut o = small();
+        o.node_mut(2).ino = 9;
+        assert_eq!(broken(&o), 1);
+    }
+
+    #[test]
+    fn detects_duplicate_names() {
+        let mut o = small();
+        o.node_mut(3).name = b"a".to_vec();
+        assert_eq!(broken(&o), 1);
+    }
+
+    #[test]
+    fn detects_cycles_and_bad_links() {
+        let mut o = small();
+        o.node_mut(3).next_sibling = Some(2);
+        assert_eq!(broken(&o), 1);
+        let mut o = small();
+        o.node_mut(2).parent = Some(ROOT);
+        assert_eq!(broken(&o), 1);
+        let mut o = small();
+        o.node_mut(3).next_sibling = Some(77);
+        assert_eq!(broken(&o), 1);
+    }
+
+    #[test]
+    fn detects_leaks_and_bad_refcounts() {
+        let mut o = small();
+        o.node_mut(1).next_sibling = None;
+        o.node_mut(2).next_sibling = None; // d/b unreachable, not removed
+        assert_eq!(broken(&o), 3);
+        let mut o = small();
+        o.node_mut(3).open_refs = 1; // no handle holds it
+        assert_eq!(broken(&o), 3);
+        let mut o = small();
+        let h = o.open(b"d/a").unwrap();
+        o.handles[0].took_ref = false;
+        assert_eq!(broken(&o), 3);
+        o.handles[0].took_ref = true;
+        o.check_invariants().unwrap();
+        o.handles[0].id = 5;
+        assert_eq!(broken(&o), 3);
+        o.handles[0].id = h;
+        o.handles[0].node = 1; // a directory
+        assert_eq!(broken(&o), 3);
+    }
+
+    #[test]
+    fn detects_unreachable_permanent() {
+        let mut o = small();
+        o.mark_permanent(b"d/b").unwrap();
+        o.node_mut(2).next_sibling = None;
+        o.node_mut(3).parent = None;
+        o.node_mut(3).removed = true;
+        assert_eq!(broken(&o), 6);
+    }
+
+    #[test]
+    fn detects_header_damage() {
+        let mut o = small();
+        o.register(b"d/x/y", &[Row::file("r", "")]).unwrap();
+        o.check_invariants().unwrap();
+        let mut p = o.clone();
+        p.headers[0].path.remove(0); // no longer a chain from the root
+        assert_eq!(broken(&p), 5);
+        let mut p = o.clone();
+        p.headers[0].rows[0].is_dir = true;
+        assert_eq!(broken(&p), 5);
+        let mut p = o.clone();
+        p.headers.clear(); // implicit directories nobody holds
+        assert_eq!(broken(&p), 5);
+        let mut p = o.clone();
+        p.headers[0].rows.clear(); // now a "mount point" holding a row
+        assert_eq!(broken(&p), 5);
+    }
+
+    #[test]
+    fn detects_duplicate_and_future_inodes() {
+        let mut o = small();
+        o.node_mut(2).ino = 2; // same as d, but in another list
+        assert_eq!(broken(&o), 4);
+        let mut o = small();
+        o.node_mut(3).ino = 50;
+        assert_eq!(broken(&o), 3);
+    }
+}
