@@ -444,6 +444,9 @@ impl Oracle {
 
     /// The entry limit (SEMANTICS §3): would `more` new entries pass `max_entries`? Also
     /// refuses if the inode counter would overflow (unreachable in practice: 2^64 creations).
+    /// Decision: the check is the literal `allocated + more > max_entries` even for `more ==
+    /// 0` (an empty-table `register` at an existing directory), so with `max_entries == 0`,
+    /// where the root alone already passes the limit, that registration is `ENOSPC` too.
     fn check_room(&self, more: u64) -> Result<(), Errno> {
         let total = self.allocated().checked_add(more).ok_or(Errno::ENOSPC)?;
         if total > self.limits.max_entries || self.next_ino.checked_add(more).is_none() {
