@@ -778,7 +778,13 @@ impl PseudoFs for Oracle {
         if self.node(i).owner != Owner::Explicit {
             return Err(Errno::EINVAL);
         }
+        // §7: a permanent entry's references are not tracked at all: handles opened before
+        // the marking stop holding one, and open_refs is 0 from now on.
         self.node_mut(i).permanent = true;
+        self.node_mut(i).open_refs = 0;
+        for h in self.handles.iter_mut().filter(|h| h.node == i) {
+            h.took_ref = false;
+        }
         Ok(())
     }
 
