@@ -21,6 +21,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod children;
+mod path;
 mod spec;
 mod tree;
 mod types;
@@ -28,6 +30,6 @@ mod types;
 pub use spec::{read_all, PseudoFs};
 pub use tree::Tree;
 pub use types::{
-    DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner,
-    ReadDirPage, Row, RowKind, Stat, Stats, MAX_NAME, MAX_PATH, ROOT_INO,
+    DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, ReadDirPage,
+    Row, RowKind, Stat, Stats, MAX_NAME, MAX_PATH, ROOT_INO,
 };

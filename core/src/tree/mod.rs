@@ -1,0 +1,771 @@
+//! The fast tree: an arena of entries, two hash indexes, inode-ordered children.
+//!
+//! Layout, and why:
+//! - `entries` is an arena (`Vec<Option<Entry>>` plus a free list). Nothing is reference
+//!   counted or recursive, so dropping or removing a 2,000-deep chain cannot overflow the stack.
+//! - `by_name` maps (parent slot, name) → slot and `by_ino` maps inode → slot. Both store only
+//!   the `u32` slot and hash the key out of the arena, so a name is stored once.
+//! - Each directory keeps its children ordered by inode (see `children.rs`), a counter of
+//!   child directories (nlink in O(1)), the total bytes of its children's names (a listing's
+//!   size in O(1)), a generation bumped on every change of its child set, and the cached
+//!   listing rendering tagged with the generation it was rendered at.
+
+mod check;
+mod dump;
+
+use std::collections::BTreeMap;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::Arc;
+
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
+
+use crate::children::Children;
+use crate::path::{validate_name, Path};
+use crate::spec::PseudoFs;
+use crate::types::{
+    DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, ReadDirPage,
+    Row, RowKind, Stat, Stats, ROOT_INO,
+};
+
+type Slot = u32;
+const ROOT_SLOT: Slot = 0;
+
+/// One entry of the arena.
+#[derive(Debug)]
+struct Entry {
+    ino: Ino,
+    /// Parent directory's slot; the root's is itself.
+    parent: Slot,
+    /// References taken by open handles (handles on a permanent entry take none).
+    open_refs: u64,
+    name: Box<[u8]>,
+    owner: Owner,
+    permanent: bool,
+    /// False once removed while still held open: then it is in no index and no directory.
+    reachable: bool,
+    body: Body,
+}
+
+#[derive(Debug)]
+enum Body {
+    Dir(Box<Dir>),
+    File(Arc<[u8]>),
+    Symlink(Box<[u8]>),
+    Listing,
+}
+
+impl Body {
+    fn kind(&self) -> Kind {
+        match self {
+            Body::Dir(_) => Kind::Dir,
+            Body::File(_) => Kind::File,
+            Body::Symlink(_) => Kind::Symlink,
+            Body::Listing => Kind::Listing,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Dir {
+    children: Children,
+    /// Live child directories. Invariant: equals a fresh count (nlink = 2 + subdirs).
+    subdirs: u64,
+    /// Sum of the live children's name lengths: a listing of this directory is
+    /// `3 * children + name_bytes` bytes long.
+    name_bytes: u64,
+    /// Live headers whose directory path passes through or ends here (root: always 0).
+    hrefs: u64,
+    /// Live headers with an empty table ending here: > 0 makes this a mount point.
+    mounts: u64,
+    /// Bumped on every change of the child set; tags `listing_cache`.
+    generation: u64,
+    /// The last rendering and the generation it was made at. Valid iff the tags are equal.
+    listing_cache: Option<(u64, Arc<[u8]>)>,
+}
+
+#[derive(Debug)]
+struct Header {
+    /// The directories of its path, outermost first, root excluded; each holds one href.
+    dirs: Vec<Slot>,
+    /// The final directory (may be the root).
+    target: Slot,
+    /// Row slots in table order.
+    rows: Vec<Slot>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Handle {
+    slot: Slot,
+    /// Whether `open` took a reference (it does not on a permanent entry).
+    took_ref: bool,
+}
+
+/// The fast pseudo-filesystem tree.
+///
+/// Lookups by name or inode are O(1) expected, creation is O(1) amortised, readdir resumes
+/// with a binary search, removal is O(log n) amortised and `remove_subtree` is linear in the
+/// subtree and iterative. All operations are in the [`PseudoFs`] trait.
+///
+/// ```
+/// use pdtree::{Errno, PseudoFs, Tree};
+///
+/// let mut t = Tree::new();
+/// t.mkdir(b"/net").unwrap();
+/// for i in 0..1000 {
+///     t.create(format!("/net/eth{i}").as_bytes(), b"").unwrap();
+/// }
+/// assert_eq!(t.stat(b"/net/eth999").unwrap().ino, 1002);
+/// assert_eq!(t.create(b"/net/eth0", b""), Err(Errno::EEXIST));
+/// assert!(t.check_invariants().is_ok());
+/// ```
+#[derive(Debug)]
+pub struct Tree {
+    limits: Limits,
+    /// Arena. Invariant: `entries[0]` is the root; a `None` slot is on `free`.
+    entries: Vec<Option<Entry>>,
+    free: Vec<Slot>,
+    /// Reachable entries except the root, keyed by (parent slot, name).
+    by_name: HashTable<Slot>,
+    /// Reachable entries, root included, keyed by inode.
+    by_ino: HashTable<Slot>,
+    headers: BTreeMap<HeaderId, Header>,
+    handles: BTreeMap<HandleId, Handle>,
+    next_ino: Ino,
+    next_header: HeaderId,
+    next_handle: HandleId,
+    /// Reachable entries, root included.
+    live: u64,
+    /// Occupied arena slots: reachable plus removed-but-open.
+    allocated: u64,
+}
+
+fn name_hash(parent: Slot, name: &[u8]) -> u64 {
+    let mut h = FxBuildHasher.build_hasher();
+    h.write_u32(parent);
+    h.write(name);
+    h.finish()
+}
+
+fn ino_hash(ino: Ino) -> u64 {
+    let mut h = FxBuildHasher.build_hasher();
+    h.write_u64(ino);
+    h.finish()
+}
+
+/// A creation request after its own checks (content sizes) passed.
+enum NewBody<'a> {
+    Dir,
+    File(&'a [u8]),
+    Symlink(&'a [u8]),
+    Listing,
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        Tree::new()
+    }
+}
+
+impl Tree {
+    /// A new tree holding only the root, with default [`Limits`].
+    ///
+    /// ```
+    /// use pdtree::PseudoFs;
+    /// let t = pdtree::Tree::new();
+    /// assert_eq!(t.stats().live, 1);
+    /// ```
+    pub fn new() -> Tree {
+        Tree::with_limits(Limits::default())
+    }
+
+    // ----- arena access -------------------------------------------------------------------
+
+    fn entry(&self, slot: Slot) -> &Entry {
+        self.entries[slot as usize]
+            .as_ref()
+            .expect("slot refers to a free arena entry")
+    }
+
+    fn entry_mut(&mut self, slot: Slot) -> &mut Entry {
+        self.entries[slot as usize]
+            .as_mut()
+            .expect("slot refers to a free arena entry")
+    }
+
+    fn dir(&self, slot: Slot) -> Option<&Dir> {
+        match &self.entry(slot).body {
+            Body::Dir(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    fn dir_mut(&mut self, slot: Slot) -> &mut Dir {
+        match &mut self.entry_mut(slot).body {
+            Body::Dir(d) => d,
+            _ => panic!("slot {slot} is not a directory"),
+        }
+    }
+
+    fn child(&self, parent: Slot, name: &[u8]) -> Option<Slot> {
+        let entries = &self.entries;
+        self.by_name
+            .find(name_hash(parent, name), |&s| {
+                let e = entries[s as usize].as_ref().expect("indexed slot is free");
+                e.parent == parent && &*e.name == name
+            })
+            .copied()
+    }
+
+    fn slot_of_ino(&self, ino: Ino) -> Option<Slot> {
+        let entries = &self.entries;
+        self.by_ino
+            .find(ino_hash(ino), |&s| {
+                entries[s as usize].as_ref().map(|e| e.ino) == Some(ino)
+            })
+            .copied()
+    }
+
+    // ----- resolution ---------------------------------------------------------------------
+
+    /// Walks a parsed path from the root (ENOENT / ENOTDIR).
+    fn resolve(&self, path: Path<'_>) -> Result<Slot, Errno> {
+        let mut cur = ROOT_SLOT;
+        for name in path.components() {
+            if self.dir(cur).is_none() {
+                return Err(Errno::ENOTDIR);
+            }
+            cur = self.child(cur, name).ok_or(Errno::ENOENT)?;
+        }
+        Ok(cur)
+    }
+
+    fn resolve_bytes(&self, path: &[u8]) -> Result<Slot, Errno> {
+        self.resolve(Path::parse(path)?)
+    }
+
+    /// The parent directory and name for a creation at `path` (checks 3–6 of §4 creation,
+    /// except the entry limit).
+    fn creation_target<'p>(&self, path: Path<'p>) -> Result<(Slot, &'p [u8]), Errno> {
+        let (parent_path, name) = path.split_last().ok_or(Errno::EEXIST)?;
+        let parent = self.resolve(parent_path)?;
+        let dir = self.dir(parent).ok_or(Errno::ENOTDIR)?;
+        if dir.mounts > 0 {
+            return Err(Errno::EROFS);
+        }
+        if self.child(parent, name).is_some() {
+            return Err(Errno::EEXIST);
+        }
+        Ok((parent, name))
+    }
+
+    fn check_room(&self, n: u64) -> Result<(), Errno> {
+        match self.allocated.checked_add(n) {
+            Some(total) if total <= self.limits.max_entries => Ok(()),
+            _ => Err(Errno::ENOSPC),
+        }
+    }
+
+    // ----- mutation primitives ------------------------------------------------------------
+
+    /// Links a new entry under `parent`. All checks have passed; this cannot fail.
+    fn insert(&mut self, parent: Slot, name: &[u8], owner: Owner, body: NewBody<'_>) -> Slot {
+        let ino = self.next_ino;
+        self.next_ino += 1;
+        let body = match body {
+            NewBody::Dir => Body::Dir(Box::default()),
+            NewBody::File(c) => Body::File(Arc::from(c)),
+            NewBody::Symlink(t) => Body::Symlink(Box::from(t)),
+            NewBody::Listing => Body::Listing,
+        };
+        let is_dir = matches!(body, Body::Dir(_));
+        let entry = Entry {
+            ino,
+            parent,
+            open_refs: 0,
+            name: Box::from(name),
+            owner,
+            permanent: false,
+            reachable: true,
+            body,
+        };
+        let slot = match self.free.pop() {
+            Some(s) => {
+                debug_assert!(self.entries[s as usize].is_none());
+                self.entries[s as usize] = Some(entry);
+                s
+            }
+            None => {
+                let s = Slot::try_from(self.entries.len()).expect("arena exceeds u32 slots");
+                self.entries.push(Some(entry));
+                s
+            }
+        };
+        let entries = &self.entries;
+        let rehash_name = |&s: &Slot| {
+            let e = entries[s as usize].as_ref().expect("indexed slot is free");
+            name_hash(e.parent, &e.name)
+        };
+        self.by_name
+            .insert_unique(name_hash(parent, name), slot, rehash_name);
+        let rehash_ino = |&s: &Slot| ino_hash(entries[s as usize].as_ref().expect("free").ino);
+        self.by_ino.insert_unique(ino_hash(ino), slot, rehash_ino);
+        let d = self.dir_mut(parent);
+        d.children.push(ino, slot);
+        d.subdirs += u64::from(is_dir);
+        d.name_bytes += name.len() as u64;
+        d.generation += 1;
+        self.live += 1;
+        self.allocated += 1;
+        slot
+    }
+
+    /// Unlinks a reachable entry from its parent and the indexes. The caller has checked that
+    /// it may go (and for a directory, that it is empty or that its whole subtree goes too).
+    /// Frees it unless an open handle still holds it.
+    fn unlink(&mut self, slot: Slot) {
+        let (parent, ino, is_dir, name_len) = {
+            let e = self.entry(slot);
+            (e.parent, e.ino, e.body.kind() == Kind::Dir, e.name.len())
+        };
+        let d = self.dir_mut(parent);
+        let removed = d.children.remove(ino);
+        debug_assert!(removed, "unlinking an entry its parent does not hold");
+        d.subdirs -= u64::from(is_dir);
+        d.name_bytes -= name_len as u64;
+        d.generation += 1;
+        self.drop_from_indexes(slot);
+    }
+
+    /// Takes a reachable entry out of both indexes and frees it (or keeps it for its open
+    /// handles). Does not touch the parent's children list.
+    fn drop_from_indexes(&mut self, slot: Slot) {
+        let (ino, hash) = {
+            let e = self.entry(slot);
+            (e.ino, name_hash(e.parent, &e.name))
+        };
+        match self.by_name.find_entry(hash, |&s| s == slot) {
+            Ok(found) => {
+                found.remove();
+            }
+            Err(_) => debug_assert!(false, "entry missing from by_name"),
+        }
+        match self.by_ino.find_entry(ino_hash(ino), |&s| s == slot) {
+            Ok(found) => {
+                found.remove();
+            }
+            Err(_) => debug_assert!(false, "entry missing from by_ino"),
+        }
+        self.live -= 1;
+        let e = self.entry_mut(slot);
+        e.reachable = false;
+        if e.open_refs == 0 {
+            self.free_slot(slot);
+        }
+    }
+
+    fn free_slot(&mut self, slot: Slot) {
+        self.entries[slot as usize] = None;
+        self.free.push(slot);
+        self.allocated -= 1;
+    }
+
+    /// Renders the listing of directory `dir` (§7), from scratch.
+    fn render(&self, dir: Slot) -> Vec<u8> {
+        let d = self.dir(dir).expect("listing parent is a directory");
+        let mut out = Vec::with_capacity((3 * d.children.len() as u64 + d.name_bytes) as usize);
+        for (_, s) in d.children.iter() {
+            let e = self.entry(s);
+            out.push(e.body.kind().letter() as u8);
+            out.push(b'\t');
+            out.extend_from_slice(&e.name);
+            out.push(b'\n');
+        }
+        out
+    }
+
+    /// The listing of `dir`, from the cache when its generation is current.
+    fn rendering(&mut self, dir: Slot) -> Arc<[u8]> {
+        let d = self.dir(dir).expect("listing parent is a directory");
+        if let Some((generation, text)) = &d.listing_cache {
+            if *generation == d.generation {
+                return Arc::clone(text);
+            }
+        }
+        let text: Arc<[u8]> = Arc::from(self.render(dir));
+        let d = self.dir_mut(dir);
+        d.listing_cache = Some((d.generation, Arc::clone(&text)));
+        text
+    }
+
+    fn stat_slot(&self, slot: Slot) -> Stat {
+        let e = self.entry(slot);
+        let (nlink, size) = match &e.body {
+            Body::Dir(d) => (2 + d.subdirs, d.children.len() as u64),
+            Body::File(c) => (1, c.len() as u64),
+            Body::Symlink(t) => (1, t.len() as u64),
+            Body::Listing => {
+                let d = self.dir(e.parent).expect("listing parent is a directory");
+                (1, 3 * d.children.len() as u64 + d.name_bytes)
+            }
+        };
+        Stat {
+            ino: e.ino,
+            kind: e.body.kind(),
+            nlink,
+            size,
+            owner: e.owner,
+            permanent: e.permanent,
+            open_refs: e.open_refs,
+        }
+    }
+
+    fn create_entry(&mut self, path: &[u8], body: NewBody<'_>) -> Result<Ino, Errno> {
+        let path = Path::parse(path)?;
+        match body {
+            NewBody::File(c) if c.len() > self.limits.max_content => return Err(Errno::EFBIG),
+            NewBody::Symlink(t) if t.len() > self.limits.max_content => return Err(Errno::EFBIG),
+            NewBody::Symlink([]) => return Err(Errno::EINVAL),
+            _ => {}
+        }
+        let (parent, name) = self.creation_target(path)?;
+        self.check_room(1)?;
+        let slot = self.insert(parent, name, Owner::Explicit, body);
+        Ok(self.entry(slot).ino)
+    }
+
+    /// Read-only access to a file's content or a listing's rendering without copying it.
+    ///
+    /// The same checks as [`PseudoFs::read`]; useful for adapters that hand the bytes on.
+    ///
+    /// ```
+    /// use pdtree::{PseudoFs, Tree};
+    /// let mut t = Tree::new();
+    /// t.listing(b"ls").unwrap();
+    /// let h = t.open(b"ls").unwrap();
+    /// assert_eq!(&*t.read_shared(h).unwrap(), b"g\tls\n");
+    /// ```
+    pub fn read_shared(&mut self, handle: HandleId) -> Result<Arc<[u8]>, Errno> {
+        let h = *self.handles.get(&handle).ok_or(Errno::EBADF)?;
+        let e = self.entry(h.slot);
+        if !e.reachable {
+            return Err(Errno::ENOENT);
+        }
+        match &e.body {
+            Body::File(c) => Ok(Arc::clone(c)),
+            Body::Symlink(t) => Ok(Arc::from(&t[..])),
+            Body::Listing => {
+                let parent = e.parent;
+                Ok(self.rendering(parent))
+            }
+            Body::Dir(_) => unreachable!("directories cannot be opened"),
+        }
+    }
+}
+
+impl PseudoFs for Tree {
+    fn with_limits(limits: Limits) -> Self {
+        let root = Entry {
+            ino: ROOT_INO,
+            parent: ROOT_SLOT,
+            open_refs: 0,
+            name: Box::default(),
+            owner: Owner::Explicit,
+            permanent: true,
+            reachable: true,
+            body: Body::Dir(Box::default()),
+        };
+        let mut by_ino = HashTable::new();
+        by_ino.insert_unique(ino_hash(ROOT_INO), ROOT_SLOT, |_| ino_hash(ROOT_INO));
+        Tree {
+            limits,
+            entries: vec![Some(root)],
+            free: Vec::new(),
+            by_name: HashTable::new(),
+            by_ino,
+            headers: BTreeMap::new(),
+            handles: BTreeMap::new(),
+            next_ino: ROOT_INO + 1,
+            next_header: 1,
+            next_handle: 1,
+            live: 1,
+            allocated: 1,
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    fn mkdir(&mut self, path: &[u8]) -> Result<Ino, Errno> {
+        self.create_entry(path, NewBody::Dir)
+    }
+
+    fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
+        self.create_entry(path, NewBody::File(content))
+    }
+
+    fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno> {
+        self.create_entry(path, NewBody::Symlink(target))
+    }
+
+    fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
+        self.create_entry(path, NewBody::Listing)
+    }
+
+    fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+        let path = Path::parse(dir)?;
+        if table.len() > self.limits.max_table_rows {
+            return Err(Errno::E2BIG);
+        }
+        for row in table {
+            validate_name(&row.name)?;
+            if let RowKind::File(c) = &row.kind {
+                if c.len() > self.limits.max_content {
+                    return Err(Errno::EFBIG);
+                }
+            }
+        }
+        let mut names: Vec<&[u8]> = table.iter().map(|r| &r.name[..]).collect();
+        names.sort_unstable();
+        if names.windows(2).any(|w| w[0] == w[1]) {
+            return Err(Errno::EEXIST);
+        }
+        // Resolve the existing prefix; `missing` are the components to create.
+        let components: Vec<&[u8]> = path.components().collect();
+        let mut cur = ROOT_SLOT;
+        let mut existing = Vec::with_capacity(components.len());
+        let mut first_missing = components.len();
+        for (i, name) in components.iter().enumerate() {
+            match self.child(cur, name) {
+                Some(s) if self.dir(s).is_some() => {
+                    existing.push(s);
+                    cur = s;
+                }
+                Some(_) => return Err(Errno::ENOTDIR),
+                None => {
+                    first_missing = i;
+                    break;
+                }
+            }
+        }
+        let missing = &components[first_missing..];
+        let cur_dir = self.dir(cur).expect("resolved prefix is a directory");
+        if (!missing.is_empty() || !table.is_empty()) && cur_dir.mounts > 0 {
+            return Err(Errno::EROFS);
+        }
+        if missing.is_empty() && table.iter().any(|r| self.child(cur, &r.name).is_some()) {
+            return Err(Errno::EEXIST);
+        }
+        self.check_room(missing.len() as u64 + table.len() as u64)?;
+        if table.is_empty() && missing.is_empty() && !cur_dir.children.is_empty() {
+            return Err(Errno::EINVAL);
+        }
+        let id = self.next_header;
+        self.next_header = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+        // Everything is checked: from here on nothing can fail.
+        let mut dirs = existing;
+        for name in missing {
+            cur = self.insert(cur, name, Owner::Implicit, NewBody::Dir);
+            dirs.push(cur);
+        }
+        let rows = table
+            .iter()
+            .map(|r| {
+                let body = match &r.kind {
+                    RowKind::File(c) => NewBody::File(c),
+                    RowKind::Dir => NewBody::Dir,
+                };
+                self.insert(cur, &r.name, Owner::Header(id), body)
+            })
+            .collect();
+        for &d in &dirs {
+            self.dir_mut(d).hrefs += 1;
+        }
+        if table.is_empty() {
+            self.dir_mut(cur).mounts += 1;
+        }
+        self.headers.insert(
+            id,
+            Header {
+                dirs,
+                target: cur,
+                rows,
+            },
+        );
+        Ok(id)
+    }
+
+    fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
+        let h = self.headers.get(&header).ok_or(Errno::ENOENT)?;
+        let row_dirs = || h.rows.iter().filter_map(|&s| self.dir(s));
+        if row_dirs().any(|d| d.hrefs > 0) {
+            return Err(Errno::EBUSY);
+        }
+        if row_dirs().any(|d| !d.children.is_empty()) {
+            return Err(Errno::ENOTEMPTY);
+        }
+        let h = self.headers.remove(&header).expect("header present");
+        for &row in &h.rows {
+            self.unlink(row);
+        }
+        if h.rows.is_empty() {
+            self.dir_mut(h.target).mounts -= 1;
+        }
+        for &d in h.dirs.iter().rev() {
+            let dir = self.dir_mut(d);
+            dir.hrefs -= 1;
+            let (hrefs, empty) = (dir.hrefs, dir.children.is_empty());
+            if hrefs == 0 && self.entry(d).owner == Owner::Implicit {
+                if empty {
+                    self.unlink(d);
+                } else {
+                    self.entry_mut(d).owner = Owner::Explicit;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
+        Ok(self.stat_slot(self.resolve_bytes(path)?))
+    }
+
+    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+        validate_name(name)?;
+        let d = self.slot_of_ino(dir).ok_or(Errno::ENOENT)?;
+        if self.dir(d).is_none() {
+            return Err(Errno::ENOTDIR);
+        }
+        Ok(self.stat_slot(self.child(d, name).ok_or(Errno::ENOENT)?))
+    }
+
+    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+        if max == 0 || max > self.limits.max_readdir {
+            return Err(Errno::EINVAL);
+        }
+        let d = self.slot_of_ino(dir).ok_or(Errno::ENOENT)?;
+        let d = self.dir(d).ok_or(Errno::ENOTDIR)?;
+        let entries: Vec<DirEntry> = d
+            .children
+            .iter_from(pos)
+            .take(max)
+            .map(|(ino, s)| {
+                let e = self.entry(s);
+                DirEntry {
+                    name: e.name.to_vec(),
+                    ino,
+                    kind: e.body.kind(),
+                }
+            })
+            .collect();
+        let next_pos = entries.last().map_or(pos, |e| e.ino + 1);
+        Ok(ReadDirPage { entries, next_pos })
+    }
+
+    fn remove(&mut self, path: &[u8]) -> Result<(), Errno> {
+        let slot = self.resolve_bytes(path)?;
+        if slot == ROOT_SLOT {
+            return Err(Errno::EBUSY);
+        }
+        let e = self.entry(slot);
+        if e.permanent || matches!(e.owner, Owner::Header(_)) {
+            return Err(Errno::EBUSY);
+        }
+        if let Body::Dir(d) = &e.body {
+            if d.hrefs > 0 {
+                return Err(Errno::EBUSY);
+            }
+            if !d.children.is_empty() {
+                return Err(Errno::ENOTEMPTY);
+            }
+        }
+        self.unlink(slot);
+        Ok(())
+    }
+
+    fn remove_subtree(&mut self, path: &[u8]) -> Result<u64, Errno> {
+        let top = self.resolve_bytes(path)?;
+        if top == ROOT_SLOT {
+            return Err(Errno::EBUSY);
+        }
+        // Pass 1: collect and check everything, iteratively. Nothing changes yet.
+        let mut subtree = vec![top];
+        let mut i = 0;
+        while i < subtree.len() {
+            let e = self.entry(subtree[i]);
+            if e.permanent || matches!(e.owner, Owner::Header(_)) {
+                return Err(Errno::EBUSY);
+            }
+            if let Body::Dir(d) = &e.body {
+                if d.hrefs > 0 {
+                    return Err(Errno::EBUSY);
+                }
+                subtree.extend(d.children.iter().map(|(_, s)| s));
+            }
+            i += 1;
+        }
+        // Pass 2: unlink the top from its parent, then drop every descendant from the
+        // indexes. Their own children lists die with them, so no per-child unlink is needed.
+        self.unlink(top);
+        for &s in &subtree[1..] {
+            self.drop_from_indexes(s);
+        }
+        Ok(subtree.len() as u64)
+    }
+
+    fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
+        let slot = self.resolve_bytes(path)?;
+        let e = self.entry_mut(slot);
+        if e.owner != Owner::Explicit {
+            return Err(Errno::EINVAL);
+        }
+        e.permanent = true;
+        Ok(())
+    }
+
+    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
+        let slot = self.resolve_bytes(path)?;
+        if self.dir(slot).is_some() {
+            return Err(Errno::EISDIR);
+        }
+        let id = self.next_handle;
+        self.next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+        let e = self.entry_mut(slot);
+        let took_ref = !e.permanent;
+        e.open_refs += u64::from(took_ref);
+        self.handles.insert(id, Handle { slot, took_ref });
+        Ok(id)
+    }
+
+    fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
+        self.read_shared(handle).map(|b| b.to_vec())
+    }
+
+    fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
+        let h = self.handles.remove(&handle).ok_or(Errno::EBADF)?;
+        let e = self.entry_mut(h.slot);
+        e.open_refs -= u64::from(h.took_ref);
+        if !e.reachable && e.open_refs == 0 {
+            self.free_slot(h.slot);
+        }
+        Ok(())
+    }
+
+    fn stats(&self) -> Stats {
+        Stats {
+            live: self.live,
+            allocated: self.allocated,
+            headers: self.headers.len() as u64,
+            handles: self.handles.len() as u64,
+        }
+    }
+
+    fn check_invariants(&self) -> Result<(), InvariantViolation> {
+        check::check(self)
+    }
+
+    fn dump(&self) -> String {
+        dump::dump(self)
+    }
+}

@@ -1,0 +1,170 @@
+//! Core-specific behaviour: scale, deep chains, caches, slot reuse. SPEC conformance as a
+//! whole is pinned by the transcripts in corpus/spec (run by the harness's tests).
+
+use pdtree::{read_all, Errno, Kind, Limits, Owner, PseudoFs, Row, Tree, ROOT_INO};
+
+fn ok(t: &Tree) {
+    if let Err(v) = t.check_invariants() {
+        panic!("{v}\n{}", t.dump());
+    }
+}
+
+#[test]
+fn deep_chain_is_iterative() {
+    let mut t = Tree::new();
+    let mut path = Vec::new();
+    for _ in 0..2000 {
+        path.extend_from_slice(b"/d");
+        if path.len() > 4096 {
+            break;
+        }
+        t.mkdir(&path).unwrap();
+    }
+    ok(&t);
+    let n = t.stats().live - 1;
+    assert_eq!(n, 2000);
+    assert_eq!(t.dump().lines().count() as u64, n + 1 + 2);
+    assert_eq!(t.remove_subtree(b"/d"), Ok(n));
+    assert_eq!(t.stats().live, 1);
+    ok(&t);
+}
+
+#[test]
+fn deep_chain_drop_does_not_recurse() {
+    // 2,001 levels: close to the 4096-byte path limit.
+    let mut t = Tree::new();
+    let mut path = b"/a".to_vec();
+    t.mkdir(&path).unwrap();
+    for _ in 0..2000 {
+        path.extend_from_slice(b"/a");
+        t.mkdir(&path).unwrap();
+    }
+    assert_eq!(t.remove_subtree(b"/a"), Ok(2001));
+    ok(&t);
+    drop(t); // dropping a deep arena must not recurse
+}
+
+#[test]
+fn many_children_readdir_resume_and_removal() {
+    let mut t = Tree::new();
+    t.mkdir(b"/net").unwrap();
+    for i in 0..5000 {
+        t.create(format!("/net/eth{i}").as_bytes(), b"").unwrap();
+    }
+    let net = t.stat(b"/net").unwrap().ino;
+    let page = t.readdir(net, 0, 100).unwrap();
+    assert_eq!(page.entries.len(), 100);
+    // Remove the entry just before and just after the cursor; the scan must not skip.
+    let last = &page.entries[99];
+    t.remove(format!("/net/{}", String::from_utf8_lossy(&last.name)).as_bytes())
+        .unwrap();
+    t.remove(b"/net/eth100").unwrap();
+    let rest = t.readdir(net, page.next_pos, 4096).unwrap();
+    assert_eq!(rest.entries[0].name, b"eth101");
+    for i in (0..5000).step_by(2) {
+        let _ = t.remove(format!("/net/eth{i}").as_bytes());
+    }
+    ok(&t);
+    let all = read_all(&t, net, 7).unwrap();
+    assert!(all.windows(2).all(|w| w[0].ino < w[1].ino));
+    assert_eq!(all.len() as u64, t.stat(b"/net").unwrap().size);
+}
+
+#[test]
+fn listing_cache_follows_the_child_set() {
+    let mut t = Tree::new();
+    t.mkdir(b"/d").unwrap();
+    t.listing(b"/d/ls").unwrap();
+    let h = t.open(b"/d/ls").unwrap();
+    assert_eq!(t.read(h).unwrap(), b"g\tls\n");
+    t.create(b"/d/f", b"x").unwrap();
+    assert_eq!(t.read(h).unwrap(), b"g\tls\nf\tf\n");
+    assert_eq!(t.read(h).unwrap(), b"g\tls\nf\tf\n");
+    ok(&t);
+    t.remove(b"/d/f").unwrap();
+    assert_eq!(t.read(h).unwrap(), b"g\tls\n");
+    assert_eq!(t.stat(b"/d/ls").unwrap().size, 5);
+    ok(&t);
+}
+
+#[test]
+fn removed_open_entries_survive_slot_reuse() {
+    let mut t = Tree::new();
+    t.mkdir(b"/d").unwrap();
+    t.create(b"/d/f", b"data").unwrap();
+    let h = t.open(b"/d/f").unwrap();
+    assert_eq!(t.remove_subtree(b"/d"), Ok(2));
+    assert_eq!(t.stats().allocated, 2);
+    // Reuse the freed directory slot.
+    t.mkdir(b"/e").unwrap();
+    t.create(b"/e/g", b"").unwrap();
+    ok(&t);
+    assert_eq!(t.read(h), Err(Errno::ENOENT));
+    t.close(h).unwrap();
+    assert_eq!(t.stats().allocated, t.stats().live);
+    assert_eq!(t.close(h), Err(Errno::EBADF));
+    ok(&t);
+}
+
+#[test]
+fn sysctl_tables_and_mount_points() {
+    let mut t = Tree::new();
+    let rows = |n: usize| -> Vec<Row> { (0..n).map(|i| Row::file(format!("r{i}"), "0")).collect() };
+    let mut hs = Vec::new();
+    for dev in 0..50 {
+        hs.push(
+            t.register(format!("net/ipv4/conf/dev{dev}").as_bytes(), &rows(20))
+                .unwrap(),
+        );
+    }
+    ok(&t);
+    let conf = t.stat(b"net/ipv4/conf").unwrap();
+    assert_eq!((conf.nlink, conf.owner), (52, Owner::Implicit));
+    let mnt = t.register(b"fs/binfmt_misc", &[]).unwrap();
+    assert_eq!(t.create(b"fs/binfmt_misc/x", b""), Err(Errno::EROFS));
+    assert_eq!(
+        t.register(b"fs/binfmt_misc/sub", &rows(1)),
+        Err(Errno::EROFS)
+    );
+    for h in hs {
+        t.unregister(h).unwrap();
+    }
+    ok(&t);
+    assert_eq!(t.stat(b"net"), Err(Errno::ENOENT));
+    t.unregister(mnt).unwrap();
+    assert_eq!(read_all(&t, ROOT_INO, 10).unwrap().len(), 0);
+    ok(&t);
+}
+
+#[test]
+fn implicit_dir_with_explicit_content_becomes_explicit() {
+    let mut t = Tree::new();
+    let h = t.register(b"a/b", &[Row::dir("r")]).unwrap();
+    t.create(b"a/mine", b"").unwrap();
+    assert_eq!(t.unregister(h), Ok(()));
+    assert_eq!(t.stat(b"a").unwrap().owner, Owner::Explicit);
+    assert_eq!(t.stat(b"a/b"), Err(Errno::ENOENT));
+    assert_eq!(t.stat(b"a/mine").unwrap().kind, Kind::File);
+    ok(&t);
+}
+
+#[test]
+fn limits_are_enforced() {
+    let mut t = Tree::with_limits(Limits {
+        max_entries: 3,
+        max_content: 2,
+        max_table_rows: 1,
+        max_readdir: 2,
+    });
+    assert_eq!(t.create(b"f", b"abc"), Err(Errno::EFBIG));
+    assert_eq!(
+        t.register(b"x", &[Row::dir("a"), Row::dir("b")]),
+        Err(Errno::E2BIG)
+    );
+    t.mkdir(b"a").unwrap();
+    t.mkdir(b"b").unwrap();
+    assert_eq!(t.mkdir(b"c"), Err(Errno::ENOSPC));
+    assert_eq!(t.readdir(ROOT_INO, 0, 3), Err(Errno::EINVAL));
+    assert_eq!(t.stat(b"b").unwrap().ino, 3);
+    ok(&t);
+}
