@@ -162,7 +162,26 @@ impl fmt::Display for Mismatch {
             self.stmt,
             indent(&self.expected),
             indent(&self.got)
-        )
+        )?;
+        if self.expected.contains('\n') || self.got.contains('\n') {
+            let (mut e, mut g) = (self.expected.lines(), self.got.lines());
+            for k in 1.. {
+                match (e.next(), g.next()) {
+                    (None, None) => break,
+                    (a, b) if a == b => {}
+                    (a, b) => {
+                        write!(
+                            f,
+                            "\n    first difference, outcome line {k}:\n      expected: {}\n      got:      {}",
+                            a.unwrap_or("(nothing)"),
+                            b.unwrap_or("(nothing)")
+                        )?;
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
 
