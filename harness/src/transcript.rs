@@ -152,6 +152,15 @@ pub struct Mismatch {
     pub got: String,
 }
 
+/// A long statement (a 4,000-byte path) shortened for reports.
+fn shorten(s: &str) -> String {
+    const MAX: usize = 160;
+    match s.char_indices().nth(MAX) {
+        None => s.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes)", &s[..cut], s.len()),
+    }
+}
+
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let indent = |s: &str| s.replace('\n', "\n              ");
@@ -159,7 +168,7 @@ impl fmt::Display for Mismatch {
             f,
             "line {}: {}\n    expected: {}\n    got:      {}",
             self.line,
-            self.stmt,
+            shorten(&self.stmt),
             indent(&self.expected),
             indent(&self.got)
         )?;
