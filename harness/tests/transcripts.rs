@@ -72,3 +72,24 @@ fn core_tree_conforms() {
 fn oracle_conforms() {
     check_all::<Oracle>("oracle");
 }
+
+/// Every corpus statement prints canonically and parses back to itself.
+#[test]
+fn corpus_statements_round_trip() {
+    use pdtree_harness::{parse_script, print_script, Script};
+    for file in corpus() {
+        let t = parse_transcript(&fs::read(&file).expect("readable transcript"))
+            .unwrap_or_else(|e| panic!("{}: {e}", name(&file)));
+        let script = Script {
+            limits: t.limits,
+            stmts: t.steps.into_iter().map(|s| s.stmt).collect(),
+        };
+        let printed = print_script(&script);
+        assert_eq!(
+            parse_script(printed.as_bytes()).as_ref(),
+            Ok(&script),
+            "{}",
+            name(&file)
+        );
+    }
+}
