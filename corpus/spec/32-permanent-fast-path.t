@@ -1,5 +1,6 @@
-# SEMANTICS §7: opening a permanent entry takes no reference (open_refs stays 0); a handle
-# opened before the entry was marked keeps its reference and its close drops it.
+# SEMANTICS §7: a permanent entry's references are not tracked: opening it takes none and its
+# open_refs is always 0. Marking an entry permanent sets open_refs to 0; a handle opened before
+# stays valid, and closing it gives nothing back.
 create "/p" "v"
 => ok 2
 mark_permanent "/p"
@@ -23,16 +24,16 @@ stat "/q"
 mark_permanent "/q"
 => ok
 stat "/q"
-=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=1 open=1
+=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=1 open=0
 open 2 "/q"
 => ok handle 3
 stat "/q"
-=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=1 open=1
+=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=1 open=0
 dump
 => dump
 | entry / dir ino=1 nlink=2 size=2 owner=explicit hrefs=0 perm=1 open=0
 | entry /p file ino=2 nlink=1 size=1 owner=explicit perm=1 open=0
-| entry /q file ino=3 nlink=1 size=1 owner=explicit perm=1 open=1
+| entry /q file ino=3 nlink=1 size=1 owner=explicit perm=1 open=0
 | handle 2 ino=3 removed=0
 | handle 3 ino=3 removed=0
 | next ino=4 header=1 handle=4
@@ -40,7 +41,9 @@ dump
 close 2
 => ok
 stat "/q"
-=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=1 open=1
+=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=1 open=0
+read 1
+=> ok read "w"
 close 1
 => ok
 stat "/q"
