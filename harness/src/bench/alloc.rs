@@ -1,21 +1,16 @@
-//! A counting global allocator: the memory case's "everything the tree allocates".
+//! Byte counting for the memory case: "everything the tree allocates".
 //!
-//! The library only defines it; a binary (or bench/test) that wants byte counts installs it:
+//! The library forbids `unsafe`, so the allocator itself (an `unsafe impl GlobalAlloc` that
+//! forwards to `System`) is expanded into the binary, bench or test that wants byte counts:
 //!
 //! ```ignore
-//! #[global_allocator]
-//! static ALLOC: pdtree_harness::bench::CountingAlloc = pdtree_harness::bench::CountingAlloc;
+//! pdtree_harness::counting_global_allocator!();
 //! ```
 //!
 //! It counts bytes *requested* (alloc − dealloc, plus realloc deltas), not what the system
 //! allocator rounds them up to, so the figure is the data structure's own footprint.
-#![allow(unsafe_code)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-/// Forwards to [`System`] and keeps a running total of live requested bytes.
-pub struct CountingAlloc;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static INSTALLED: AtomicBool = AtomicBool::new(false);
@@ -29,53 +24,83 @@ pub fn set_counting(on: bool) {
     ENABLED.store(on, Ordering::SeqCst);
 }
 
-// SAFETY: every call is forwarded unchanged to `System`; the counters are side bookkeeping.
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if ENABLED.load(Ordering::Relaxed) {
-            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
-        } else if !INSTALLED.load(Ordering::Relaxed) {
-            INSTALLED.store(true, Ordering::Relaxed);
-        }
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
+/// Called by the counting allocator on every allocation of `size` bytes.
+#[doc(hidden)]
+#[inline]
+pub fn on_alloc(size: usize) {
+    if ENABLED.load(Ordering::Relaxed) {
+        LIVE.fetch_add(size, Ordering::Relaxed);
+    } else if !INSTALLED.load(Ordering::Relaxed) {
+        INSTALLED.store(true, Ordering::Relaxed);
     }
+}
 
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if ENABLED.load(Ordering::Relaxed) {
-            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
-        } else if !INSTALLED.load(Ordering::Relaxed) {
-            INSTALLED.store(true, Ordering::Relaxed);
-        }
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if ENABLED.load(Ordering::Relaxed) {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: same contract as ours.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() && ENABLED.load(Ordering::Relaxed) {
-            LIVE.fetch_add(new_size, Ordering::Relaxed);
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        p
+/// Called by the counting allocator on every deallocation of `size` bytes.
+#[doc(hidden)]
+#[inline]
+pub fn on_dealloc(size: usize) {
+    if ENABLED.load(Ordering::Relaxed) {
+        LIVE.fetch_sub(size, Ordering::Relaxed);
     }
 }
 
 /// Live requested bytes counted so far (wrapping; only differences taken while counting
-/// stayed on mean anything), or `None` when [`CountingAlloc`] is not the global allocator.
+/// stayed on mean anything), or `None` when no counting allocator is installed.
 pub fn live_bytes() -> Option<usize> {
     // Make sure at least one allocation has gone through the global allocator.
     std::hint::black_box(Box::new(0u64));
     INSTALLED
         .load(Ordering::Relaxed)
         .then(|| LIVE.load(Ordering::Relaxed))
+}
+
+/// Installs a counting global allocator (forwarding to `System`) in the calling crate, so
+/// `pdtree bench` can report bytes per entry. Use it once, at item level, in a binary.
+#[macro_export]
+macro_rules! counting_global_allocator {
+    () => {
+        struct PdtreeCountingAlloc;
+
+        // SAFETY: every call is forwarded unchanged to `System`; the counters are side
+        // bookkeeping that never allocates.
+        unsafe impl ::std::alloc::GlobalAlloc for PdtreeCountingAlloc {
+            unsafe fn alloc(&self, layout: ::std::alloc::Layout) -> *mut u8 {
+                $crate::bench::on_alloc(layout.size());
+                // SAFETY: same contract as ours.
+                unsafe { ::std::alloc::GlobalAlloc::alloc(&::std::alloc::System, layout) }
+            }
+
+            unsafe fn alloc_zeroed(&self, layout: ::std::alloc::Layout) -> *mut u8 {
+                $crate::bench::on_alloc(layout.size());
+                // SAFETY: same contract as ours.
+                unsafe { ::std::alloc::GlobalAlloc::alloc_zeroed(&::std::alloc::System, layout) }
+            }
+
+            unsafe fn dealloc(&self, ptr: *mut u8, layout: ::std::alloc::Layout) {
+                $crate::bench::on_dealloc(layout.size());
+                // SAFETY: same contract as ours.
+                unsafe { ::std::alloc::GlobalAlloc::dealloc(&::std::alloc::System, ptr, layout) }
+            }
+
+            unsafe fn realloc(
+                &self,
+                ptr: *mut u8,
+                layout: ::std::alloc::Layout,
+                new_size: usize,
+            ) -> *mut u8 {
+                // SAFETY: same contract as ours.
+                let p = unsafe {
+                    ::std::alloc::GlobalAlloc::realloc(&::std::alloc::System, ptr, layout, new_size)
+                };
+                if !p.is_null() {
+                    $crate::bench::on_alloc(new_size);
+                    $crate::bench::on_dealloc(layout.size());
+                }
+                p
+            }
+        }
+
+        #[global_allocator]
+        static PDTREE_COUNTING_ALLOC: PdtreeCountingAlloc = PdtreeCountingAlloc;
+    };
 }

@@ -18,7 +18,7 @@ mod table;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use alloc::{live_bytes, set_counting, CountingAlloc};
+pub use alloc::{live_bytes, on_alloc, on_dealloc, set_counting};
 
 /// One group of measurements that can be selected with `--cases`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]

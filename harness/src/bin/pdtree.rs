@@ -3,9 +3,8 @@
 use clap::{Parser, Subcommand};
 use pdtree_harness::bench;
 
-// Counts every allocation so `pdtree bench` can report bytes per entry.
-#[global_allocator]
-static ALLOC: bench::CountingAlloc = bench::CountingAlloc;
+// Counts allocations so `pdtree bench` can report bytes per entry (off unless measuring).
+pdtree_harness::counting_global_allocator!();
 
 #[derive(Parser)]
 #[command(name = "pdtree", version, about = "pdtree tools")]
