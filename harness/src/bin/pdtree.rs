@@ -1,35 +1,53 @@
-//! The `pdtree` command-line tool.
+//! The `pdtree` command: differential fuzzing of pdtree against its oracle, and benchmarks.
+//!
+//! `cargo run --release -p pdtree-harness -- fuzz` runs the default campaign; see
+//! `docs/FUZZING.md`. `cargo run --release -p pdtree-harness -- bench --out docs` runs the
+//! benchmarks; see `docs/PERFORMANCE.md`.
+
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use pdtree_harness::bench;
+use pdtree_harness::cli::{FuzzArgs, MinimizeArgs, PrintArgs, ReplayArgs};
 
 // Counts allocations so `pdtree bench` can report bytes per entry (off unless measuring).
 pdtree_harness::counting_global_allocator!();
 
+/// Differential fuzzing of pdtree (A) against its naive oracle (B), and benchmarks.
 #[derive(Parser)]
-#[command(name = "pdtree", version, about = "pdtree tools")]
+#[command(name = "pdtree", version)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    cmd: Cmd,
 }
 
 #[derive(Subcommand)]
-enum Command {
-    /// Benchmarks core against the oracle and bare hash maps; prints Markdown tables and
-    /// writes an SVG plot (issue 4).
+enum Cmd {
+    /// Run the built-in deterministic swarm fuzzing campaign.
+    Fuzz(FuzzArgs),
+    /// Replay scripts, transcripts or raw inputs differentially.
+    Replay(ReplayArgs),
+    /// Minimize a diverging case and write its report.
+    Minimize(MinimizeArgs),
+    /// Show a raw fuzz input as a script.
+    Print(PrintArgs),
+    /// Benchmark core against the oracle and bare hash maps; print Markdown tables and write
+    /// an SVG plot (docs/PERFORMANCE.md).
     Bench(bench::BenchArgs),
 }
 
-fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
-    let result = match &cli.command {
-        Command::Bench(args) => bench::main(args),
-    };
-    match result {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("pdtree: {e}");
-            std::process::ExitCode::FAILURE
-        }
+fn main() -> ExitCode {
+    match Cli::parse().cmd {
+        Cmd::Fuzz(a) => a.run(),
+        Cmd::Replay(a) => a.run(),
+        Cmd::Minimize(a) => a.run(),
+        Cmd::Print(a) => a.run(),
+        Cmd::Bench(a) => match bench::main(&a) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("pdtree bench: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }
