@@ -247,6 +247,9 @@ pub(super) fn run(opts: &BenchOptions) -> BenchReport {
     if opts.wants(Case::Listing) {
         listing_case(&mut r, &inputs);
     }
+    if opts.wants(Case::Runner) {
+        runner_case(&mut r);
+    }
     r.report
 }
 
@@ -602,6 +605,38 @@ fn listing_case(r: &mut Runner<'_>, inp: &Inputs) {
     r.report.listing.push((
         "oracle read() (always renders)".to_string(),
         per(oracle_read, oracle_reps),
+    ));
+}
+
+/// Case 7: the built-in differential runner, one thread, core against the oracle.
+fn runner_case(r: &mut Runner<'_>) {
+    use crate::campaign::{run, CampaignConfig};
+    let iterations = if r.opts.quick { 200 } else { 2_000 };
+    r.progress(&format!("runner: {iterations} fuzz iterations, 1 job"));
+    let cfg = CampaignConfig {
+        iterations: Some(iterations),
+        jobs: 1,
+        ..CampaignConfig::default()
+    };
+    let res = run(&cfg, &|limits| Tree::with_limits(limits));
+    let secs = res.elapsed.as_secs_f64().max(1e-9);
+    let found = if res.found.is_some() {
+        " (it found a divergence: see `pdtree fuzz`)"
+    } else {
+        ""
+    };
+    r.report.harness.push((
+        format!("built-in runner (`pdtree fuzz --jobs 1`, seed 0, {iterations} iterations){found}"),
+        format!(
+            "{:.0} execs/s, {:.0} ops/s ({} ops in {secs:.2} s)",
+            res.iterations as f64 / secs,
+            res.stats.ops as f64 / secs,
+            res.stats.ops
+        ),
+    ));
+    r.report.harness.push((
+        "`cargo fuzz run diff`".to_string(),
+        "TODO: not measured (no cargo-fuzz target on this branch)".to_string(),
     ));
 }
 

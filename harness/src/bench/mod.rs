@@ -37,11 +37,13 @@ pub enum Case {
     Listing,
     /// Bytes per entry counted by the counting global allocator.
     Memory,
+    /// Throughput of the built-in differential fuzz runner (core against the oracle).
+    Runner,
 }
 
 impl Case {
     /// Every case, in report order.
-    pub const ALL: [Case; 7] = [
+    pub const ALL: [Case; 8] = [
         Case::Create,
         Case::Register,
         Case::Remove,
@@ -49,6 +51,7 @@ impl Case {
         Case::Readdir,
         Case::Listing,
         Case::Memory,
+        Case::Runner,
     ];
 }
 
@@ -155,6 +158,8 @@ pub struct BenchReport {
     pub memory: Vec<(&'static str, &'static str, u64, f64)>,
     /// Listing case rows: (what, ns per read).
     pub listing: Vec<(String, f64)>,
+    /// Harness throughput rows: (what, value).
+    pub harness: Vec<(String, String)>,
     /// The goals, judged.
     pub goals: Vec<Goal>,
     /// Whether this was a `--quick` run.

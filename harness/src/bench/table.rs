@@ -125,6 +125,13 @@ pub(super) fn markdown(rep: &BenchReport) -> String {
         }
         out.push('\n');
     }
+    if !rep.harness.is_empty() {
+        out.push_str("### 7. Harness throughput\n\n| what | throughput |\n|---|---|\n");
+        for (what, v) in &rep.harness {
+            let _ = writeln!(out, "| {what} | {v} |");
+        }
+        out.push('\n');
+    }
     if !rep.goals.is_empty() {
         out.push_str("### Goals\n\n| goal | measured (this run) | met |\n|---|---|---|\n");
         for g in &rep.goals {
