@@ -243,9 +243,10 @@ impl Tree {
         Ok((parent, name))
     }
 
+    /// Room for `n` more entries: the entry limit, and inode numbers that cannot wrap.
     fn check_room(&self, n: u64) -> Result<(), Errno> {
-        match self.allocated.checked_add(n) {
-            Some(total) if total <= self.limits.max_entries => Ok(()),
+        match (self.allocated.checked_add(n), self.next_ino.checked_add(n)) {
+            (Some(total), Some(_)) if total <= self.limits.max_entries => Ok(()),
             _ => Err(Errno::ENOSPC),
         }
     }
