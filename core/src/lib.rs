@@ -33,3 +33,8 @@ pub use types::{
     DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, ReadDirPage,
     Row, RowKind, Stat, Stats, MAX_NAME, MAX_PATH, ROOT_INO,
 };
+
+/// The README's examples, compiled and run as doc tests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

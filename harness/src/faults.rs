@@ -1,0 +1,287 @@
+//! Planted bugs, for testing the harness itself.
+//!
+//! [`Faulty`] wraps a correct tree and re-introduces, one at a time, the bugs the kernel
+//! threads behind this project were about. A harness that cannot find these within a bounded
+//! number of iterations is not worth running; `harness/tests/self_test.rs` checks that it does.
+//! Core itself carries no fault switches: nothing here can reach a release build of `pdtree`.
+//!
+//! ```
+//! use pdtree::{PseudoFs, Tree, ROOT_INO};
+//! use pdtree_harness::faults::{Fault, Faulty};
+//!
+//! let mut t: Faulty<Tree> = Faulty::new(Tree::new(), Fault::ReaddirResumesByIndex);
+//! for name in ["a", "b", "c"] { t.mkdir(name.as_bytes()).unwrap(); }
+//! let first = t.readdir(ROOT_INO, 0, 1).unwrap();          // "a", cursor after it
+//! t.remove(b"a").unwrap();                                 // remove before the cursor
+//! let next = t.readdir(ROOT_INO, first.next_pos, 1).unwrap();
+//! assert_eq!(next.entries[0].name, b"c");                  // "b" was skipped: the old bug
+//! ```
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use pdtree::PseudoFs;
+use pdtree::{
+    read_all, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, ReadDirPage, Row,
+    Stat, Stats,
+};
+
+/// One planted bug.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    /// readdir resumes by skipping an index remembered from the previous page, as procfs did:
+    /// a removal before the cursor makes the next page skip a live entry.
+    ReaddirResumesByIndex,
+    /// remove_subtree does not update the parent's count of child directories, so its nlink
+    /// stays one too high after a directory subtree is removed.
+    NlinkNotUpdatedByRemoveSubtree,
+    /// register accepts a table that names a row twice (the later duplicate is dropped).
+    DuplicateRowAccepted,
+    /// remove of a non-empty directory succeeds and detaches its children, which stay
+    /// allocated and unreachable (the WARN-and-leak the kernel had).
+    RemoveNonEmptyDetaches,
+    /// remove_subtree removes the entries it reaches before it finds a permanent (or
+    /// otherwise busy) descendant, then fails: a partial removal.
+    RemoveSubtreePartial,
+    /// A listing's rendering is cached and only invalidated by creations, not removals.
+    ListingCacheKeptOnRemoval,
+}
+
+impl Fault {
+    /// Every planted bug.
+    pub const ALL: [Fault; 6] = [
+        Fault::ReaddirResumesByIndex,
+        Fault::NlinkNotUpdatedByRemoveSubtree,
+        Fault::DuplicateRowAccepted,
+        Fault::RemoveNonEmptyDetaches,
+        Fault::RemoveSubtreePartial,
+        Fault::ListingCacheKeptOnRemoval,
+    ];
+}
+
+/// A tree with one planted bug. See the module docs.
+#[derive(Debug)]
+pub struct Faulty<T> {
+    inner: T,
+    fault: Fault,
+    /// ReaddirResumesByIndex: (dir, next_pos handed out) → index of the next entry then.
+    resume: RefCell<BTreeMap<(Ino, u64), usize>>,
+    /// NlinkNotUpdatedByRemoveSubtree: directories whose nlink is stale, by how much.
+    stale_nlink: BTreeMap<Ino, u64>,
+    /// RemoveNonEmptyDetaches: entries leaked by detaching.
+    leaked: u64,
+    /// ListingCacheKeptOnRemoval: cached rendering per handle, tagged with `creations`.
+    listing_cache: BTreeMap<HandleId, (u64, Vec<u8>)>,
+    creations: u64,
+}
+
+impl<T: PseudoFs> Faulty<T> {
+    /// Wraps `inner`, planting `fault`.
+    pub fn new(inner: T, fault: Fault) -> Self {
+        Faulty {
+            inner,
+            fault,
+            resume: RefCell::new(BTreeMap::new()),
+            stale_nlink: BTreeMap::new(),
+            leaked: 0,
+            listing_cache: BTreeMap::new(),
+            creations: 0,
+        }
+    }
+
+    /// The planted bug.
+    pub fn fault(&self) -> Fault {
+        self.fault
+    }
+
+    fn created<R>(&mut self, r: Result<R, Errno>) -> Result<R, Errno> {
+        if r.is_ok() {
+            self.creations += 1;
+        }
+        r
+    }
+
+    fn patch_stat(&self, mut st: Stat) -> Stat {
+        if st.kind == Kind::Dir {
+            st.nlink += self.stale_nlink.get(&st.ino).copied().unwrap_or(0);
+        }
+        st
+    }
+
+    fn parent_of(path: &[u8]) -> &[u8] {
+        match path.iter().rposition(|&b| b == b'/') {
+            Some(i) => &path[..i],
+            None => b"",
+        }
+    }
+}
+
+impl<T: PseudoFs> PseudoFs for Faulty<T> {
+    /// Not meaningful without a fault; panics. Use [`Faulty::new`].
+    fn with_limits(_: Limits) -> Self {
+        panic!("Faulty needs a fault: use Faulty::new")
+    }
+
+    fn limits(&self) -> Limits {
+        self.inner.limits()
+    }
+
+    fn mkdir(&mut self, path: &[u8]) -> Result<Ino, Errno> {
+        let r = self.inner.mkdir(path);
+        self.created(r)
+    }
+
+    fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
+        let r = self.inner.create(path, content);
+        self.created(r)
+    }
+
+    fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno> {
+        let r = self.inner.symlink(path, target);
+        self.created(r)
+    }
+
+    fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
+        let r = self.inner.listing(path);
+        self.created(r)
+    }
+
+    fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+        let r = if self.fault == Fault::DuplicateRowAccepted {
+            let mut seen: Vec<&[u8]> = Vec::new();
+            let deduped: Vec<Row> = table
+                .iter()
+                .filter(|r| {
+                    let new = !seen.contains(&&r.name[..]);
+                    seen.push(&r.name);
+                    new
+                })
+                .cloned()
+                .collect();
+            self.inner.register(dir, &deduped)
+        } else {
+            self.inner.register(dir, table)
+        };
+        self.created(r)
+    }
+
+    fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
+        self.inner.unregister(header)
+    }
+
+    fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
+        self.inner.stat(path).map(|s| self.patch_stat(s))
+    }
+
+    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+        self.inner.lookup_at(dir, name).map(|s| self.patch_stat(s))
+    }
+
+    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+        if self.fault != Fault::ReaddirResumesByIndex {
+            return self.inner.readdir(dir, pos, max);
+        }
+        let page = self.inner.readdir(dir, pos, max)?;
+        let all = read_all(&self.inner, dir, self.inner.limits().max_readdir)?;
+        // The old code resumed by skipping as many entries as it had handed out; an entry
+        // removed before the cursor shifts every later one down by one place.
+        let remembered = self.resume.borrow().get(&(dir, pos)).copied();
+        let index = remembered.unwrap_or_else(|| all.iter().take_while(|e| e.ino < pos).count());
+        let entries: Vec<_> = all.into_iter().skip(index).take(max).collect();
+        let next_pos = entries.last().map_or(page.next_pos, |e| e.ino + 1);
+        self.resume
+            .borrow_mut()
+            .insert((dir, next_pos), index + entries.len());
+        Ok(ReadDirPage { entries, next_pos })
+    }
+
+    fn remove(&mut self, path: &[u8]) -> Result<(), Errno> {
+        match self.inner.remove(path) {
+            Err(Errno::ENOTEMPTY) if self.fault == Fault::RemoveNonEmptyDetaches => {
+                let n = self.inner.remove_subtree(path)?;
+                self.leaked += n - 1;
+                Ok(())
+            }
+            r => r,
+        }
+    }
+
+    fn remove_subtree(&mut self, path: &[u8]) -> Result<u64, Errno> {
+        let is_dir = self.inner.stat(path).map(|s| s.kind == Kind::Dir);
+        let r = self.inner.remove_subtree(path);
+        match (self.fault, &r) {
+            (Fault::NlinkNotUpdatedByRemoveSubtree, Ok(_)) if is_dir == Ok(true) => {
+                let parent = Self::parent_of(path);
+                if let Ok(p) = self.inner.stat(parent) {
+                    *self.stale_nlink.entry(p.ino).or_default() += 1;
+                }
+            }
+            (Fault::RemoveSubtreePartial, Err(Errno::EBUSY)) => {
+                // Detach what can go on its own before "finding" the busy descendant.
+                if let Ok(st) = self.inner.stat(path) {
+                    if let Ok(children) = read_all(&self.inner, st.ino, 64) {
+                        for c in children {
+                            let mut p = path.to_vec();
+                            p.push(b'/');
+                            p.extend_from_slice(&c.name);
+                            let _ = self.inner.remove_subtree(&p);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        r
+    }
+
+    fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
+        self.inner.mark_permanent(path)
+    }
+
+    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
+        self.inner.open(path)
+    }
+
+    fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
+        let fresh = self.inner.read(handle)?;
+        if self.fault != Fault::ListingCacheKeptOnRemoval {
+            return Ok(fresh);
+        }
+        // Only listings change between reads; files and symlinks are static.
+        match self.listing_cache.get(&handle) {
+            Some((tag, text)) if *tag == self.creations => Ok(text.clone()),
+            _ => {
+                self.listing_cache
+                    .insert(handle, (self.creations, fresh.clone()));
+                Ok(fresh)
+            }
+        }
+    }
+
+    fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
+        self.listing_cache.remove(&handle);
+        self.inner.close(handle)
+    }
+
+    fn stats(&self) -> Stats {
+        let mut s = self.inner.stats();
+        s.allocated += self.leaked;
+        s
+    }
+
+    fn check_invariants(&self) -> Result<(), InvariantViolation> {
+        self.inner.check_invariants()?;
+        if self.leaked > 0 {
+            // The detached entries are the leak invariant 3 exists for.
+            return Err(InvariantViolation {
+                invariant: 3,
+                detail: format!("{} detached entries still allocated", self.leaked),
+            });
+        }
+        Ok(())
+    }
+
+    fn dump(&self) -> String {
+        self.inner.dump()
+    }
+}
