@@ -22,12 +22,21 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod campaign;
+pub mod cli;
+pub mod diff;
 pub mod faults;
+pub mod gen;
+pub mod minimize;
 pub mod op;
+pub mod replay;
+pub mod report;
 pub mod runner;
 pub mod script;
 pub mod transcript;
 
+pub use diff::{diff_bytes, run_ops, DiffRunner, Divergence, DivergenceKind, RunSummary, Side};
+pub use gen::{ops_from_bytes, GenStats, OpKind};
 pub use op::{Op, Slot, MAX_SLOT, SLOTS};
 pub use runner::{run_script, DirCursor, Outcome, Runner};
 pub use script::{parse_op, parse_script, print_script, quote, ParseError, Script, Stmt};

@@ -417,13 +417,15 @@ impl<'a> Cursor<'a> {
         let mut out = Vec::new();
         loop {
             match self.peek() {
-                None => return Err(self.err_col(
-                    self.pos,
-                    format!(
+                None => {
+                    return Err(self.err_col(
+                        self.pos,
+                        format!(
                         "expected `\"` closing the string opened at column {}, found end of line",
                         open + 1
                     ),
-                )),
+                    ))
+                }
                 Some(b'"') => {
                     self.pos += 1;
                     return Ok(out);
@@ -465,12 +467,14 @@ impl<'a> Cursor<'a> {
                     self.pos += 1;
                     out.push(b);
                 }
-                Some(b) if b < 0x20 || b == 0x7f => return Err(self.err_col(
-                    self.pos,
-                    format!(
+                Some(b) if b < 0x20 || b == 0x7f => {
+                    return Err(self.err_col(
+                        self.pos,
+                        format!(
                         "expected a printable byte or an escape in a string, found byte 0x{b:02x}"
                     ),
-                )),
+                    ))
+                }
                 Some(b) => {
                     self.pos += 1;
                     out.push(b);
