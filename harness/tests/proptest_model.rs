@@ -145,9 +145,17 @@ fn diff<A: PseudoFs>(limits: Limits, ops: &[Op], a: A) -> Result<(), TestCaseErr
     Ok(())
 }
 
+/// 256 cases, or `PROPTEST_CASES` when set.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
+}
+
 proptest! {
     #![proptest_config(Config {
-        cases: 256,
+        cases: cases(),
         failure_persistence: Some(Box::new(
             FileFailurePersistence::Direct("proptest-regressions/proptest_model.txt"),
         )),
