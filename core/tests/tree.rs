@@ -168,3 +168,20 @@ fn limits_are_enforced() {
     assert_eq!(t.stat(b"b").unwrap().ino, 3);
     ok(&t);
 }
+
+#[test]
+fn marking_permanent_stops_reference_tracking() {
+    let mut t = Tree::new();
+    t.create(b"f", b"x").unwrap();
+    let h1 = t.open(b"f").unwrap();
+    assert_eq!(t.stat(b"f").unwrap().open_refs, 1);
+    t.mark_permanent(b"f").unwrap();
+    assert_eq!(t.stat(b"f").unwrap().open_refs, 0);
+    let h2 = t.open(b"f").unwrap();
+    assert_eq!(t.stat(b"f").unwrap().open_refs, 0);
+    t.close(h1).unwrap();
+    t.close(h2).unwrap();
+    assert_eq!(t.stat(b"f").unwrap().open_refs, 0);
+    assert_eq!(t.remove(b"f"), Err(Errno::EBUSY));
+    ok(&t);
+}

@@ -10,6 +10,7 @@
 //! * [`runner`]: [`Runner`] executes ops on any [`PseudoFs`](pdtree::PseudoFs) and describes
 //!   each result as an [`Outcome`] with a canonical one-line text.
 //! * [`transcript`]: scripts with expected outcomes (`=> ` lines), as in `corpus/spec/*.t`.
+//! * [`faults`]: planted historical bugs, to prove the harness finds them.
 //!
 //! ```
 //! use pdtree_harness::{parse_script, print_script, Op, Stmt};

@@ -102,13 +102,15 @@ impl Outcome {
     }
 }
 
-/// Writes `s` with control bytes and `\` escaped, so it stays on one line.
+/// Writes `s` on one line: printable ASCII and space as themselves (`\` included, since a
+/// correct dump already escapes its backslashes as `\\`), any other char as `\u{hex}`.
+/// Read left to right, a `\u{` can only come from here, so raw control bytes or non-ASCII
+/// in a buggy dump stay visible and distinct from a correct `\xHH` escape.
 fn one_line(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
     for c in s.chars() {
         match c {
-            '\\' => f.write_str("\\\\")?,
-            c if c.is_control() => write!(f, "\\x{:02x}", c as u32)?,
-            c => write!(f, "{c}")?,
+            ' '..='~' => write!(f, "{c}")?,
+            c => write!(f, "\\u{{{:x}}}", c as u32)?,
         }
     }
     Ok(())
@@ -436,7 +438,7 @@ mod tests {
                 detail: "a\nb".into()
             })
             .to_string(),
-            "violation 2: a\\x0ab"
+            "violation 2: a\\u{a}b"
         );
         let rep = Outcome::Repeat {
             ok: 3,

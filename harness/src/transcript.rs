@@ -152,6 +152,15 @@ pub struct Mismatch {
     pub got: String,
 }
 
+/// A long statement (a 4,000-byte path) shortened for reports.
+fn shorten(s: &str) -> String {
+    const MAX: usize = 160;
+    match s.char_indices().nth(MAX) {
+        None => s.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes)", &s[..cut], s.len()),
+    }
+}
+
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let indent = |s: &str| s.replace('\n', "\n              ");
@@ -159,10 +168,29 @@ impl fmt::Display for Mismatch {
             f,
             "line {}: {}\n    expected: {}\n    got:      {}",
             self.line,
-            self.stmt,
+            shorten(&self.stmt),
             indent(&self.expected),
             indent(&self.got)
-        )
+        )?;
+        if self.expected.contains('\n') || self.got.contains('\n') {
+            let (mut e, mut g) = (self.expected.lines(), self.got.lines());
+            for k in 1.. {
+                match (e.next(), g.next()) {
+                    (None, None) => break,
+                    (a, b) if a == b => {}
+                    (a, b) => {
+                        write!(
+                            f,
+                            "\n    first difference, outcome line {k}:\n      expected: {}\n      got:      {}",
+                            a.unwrap_or("(nothing)"),
+                            b.unwrap_or("(nothing)")
+                        )?;
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
 

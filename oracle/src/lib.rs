@@ -444,6 +444,9 @@ impl Oracle {
 
     /// The entry limit (SEMANTICS §3): would `more` new entries pass `max_entries`? Also
     /// refuses if the inode counter would overflow (unreachable in practice: 2^64 creations).
+    /// Decision: the check is the literal `allocated + more > max_entries` even for `more ==
+    /// 0` (an empty-table `register` at an existing directory), so with `max_entries == 0`,
+    /// where the root alone already passes the limit, that registration is `ENOSPC` too.
     fn check_room(&self, more: u64) -> Result<(), Errno> {
         let total = self.allocated().checked_add(more).ok_or(Errno::ENOSPC)?;
         if total > self.limits.max_entries || self.next_ino.checked_add(more).is_none() {
@@ -775,7 +778,13 @@ impl PseudoFs for Oracle {
         if self.node(i).owner != Owner::Explicit {
             return Err(Errno::EINVAL);
         }
+        // §7: a permanent entry's references are not tracked at all: handles opened before
+        // the marking stop holding one, and open_refs is 0 from now on.
         self.node_mut(i).permanent = true;
+        self.node_mut(i).open_refs = 0;
+        for h in self.handles.iter_mut().filter(|h| h.node == i) {
+            h.took_ref = false;
+        }
         Ok(())
     }
 
@@ -1043,5 +1052,112 @@ impl PseudoFs for Oracle {
             s.live, s.allocated, s.headers, s.handles
         ));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The invariant checks are real: corrupt the private state and watch them fire.
+    use super::*;
+
+    fn small() -> Oracle {
+        let mut o = Oracle::new();
+        o.mkdir(b"d").unwrap(); // slot 1, ino 2
+        o.create(b"d/a", b"").unwrap(); // slot 2, ino 3
+        o.create(b"d/b", b"").unwrap(); // slot 3, ino 4
+        o.check_invariants().unwrap();
+        o
+    }
+
+    fn broken(o: &Oracle) -> u8 {
+        o.check_invariants().unwrap_err().invariant
+    }
+
+    #[test]
+    fn detects_unordered_children() {
+        let mut o = small();
+        o.node_mut(2).ino = 9;
+        assert_eq!(broken(&o), 1);
+    }
+
+    #[test]
+    fn detects_duplicate_names() {
+        let mut o = small();
+        o.node_mut(3).name = b"a".to_vec();
+        assert_eq!(broken(&o), 1);
+    }
+
+    #[test]
+    fn detects_cycles_and_bad_links() {
+        let mut o = small();
+        o.node_mut(3).next_sibling = Some(2);
+        assert_eq!(broken(&o), 1);
+        let mut o = small();
+        o.node_mut(2).parent = Some(ROOT);
+        assert_eq!(broken(&o), 1);
+        let mut o = small();
+        o.node_mut(3).next_sibling = Some(77);
+        assert_eq!(broken(&o), 1);
+    }
+
+    #[test]
+    fn detects_leaks_and_bad_refcounts() {
+        let mut o = small();
+        o.node_mut(1).next_sibling = None;
+        o.node_mut(2).next_sibling = None; // d/b unreachable, not removed
+        assert_eq!(broken(&o), 3);
+        let mut o = small();
+        o.node_mut(3).open_refs = 1; // no handle holds it
+        assert_eq!(broken(&o), 3);
+        let mut o = small();
+        let h = o.open(b"d/a").unwrap();
+        o.handles[0].took_ref = false;
+        assert_eq!(broken(&o), 3);
+        o.handles[0].took_ref = true;
+        o.check_invariants().unwrap();
+        o.handles[0].id = 5;
+        assert_eq!(broken(&o), 3);
+        o.handles[0].id = h;
+        o.handles[0].node = 1; // a directory
+        assert_eq!(broken(&o), 3);
+    }
+
+    #[test]
+    fn detects_unreachable_permanent() {
+        let mut o = small();
+        o.mark_permanent(b"d/b").unwrap();
+        o.node_mut(2).next_sibling = None;
+        o.node_mut(3).parent = None;
+        o.node_mut(3).removed = true;
+        assert_eq!(broken(&o), 6);
+    }
+
+    #[test]
+    fn detects_header_damage() {
+        let mut o = small();
+        o.register(b"d/x/y", &[Row::file("r", "")]).unwrap();
+        o.check_invariants().unwrap();
+        let mut p = o.clone();
+        p.headers[0].path.remove(0); // no longer a chain from the root
+        assert_eq!(broken(&p), 5);
+        let mut p = o.clone();
+        p.headers[0].rows[0].is_dir = true;
+        assert_eq!(broken(&p), 5);
+        let mut p = o.clone();
+        p.headers.clear(); // implicit directories nobody holds
+        assert_eq!(broken(&p), 5);
+        let mut p = o.clone();
+        p.headers[0].rows.clear(); // now a "mount point" holding a row
+        assert_eq!(broken(&p), 5);
+    }
+
+    #[test]
+    fn detects_duplicate_and_future_inodes() {
+        let mut o = small();
+        o.node_mut(2).ino = 2; // same as d, but in another list
+        assert_eq!(broken(&o), 4);
+        let mut o = small();
+        o.node_mut(3).ino = 50;
+        assert_eq!(broken(&o), 3);
     }
 }

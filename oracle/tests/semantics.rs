@@ -627,11 +627,14 @@ fn handles_and_permanent_fast_path() {
     assert_eq!(o.read(h1).unwrap(), b"hello");
     assert_eq!(o.read(h2).unwrap(), b"../target");
     assert_eq!(o.stat(b"d/f").unwrap().open_refs, 1);
-    // Marked after an open: that handle keeps its reference; new opens take none.
+    // Marked after an open: references stop being tracked at once; new opens take none,
+    // and closing the earlier handle gives nothing back.
     ok(&mut o, |o| o.mark_permanent(b"d/f"));
+    assert_eq!(o.stat(b"d/f").unwrap().open_refs, 0);
     let h3 = ok(&mut o, |o| o.open(b"d/f"));
     assert_eq!(h3, 3);
-    assert_eq!(o.stat(b"d/f").unwrap().open_refs, 1);
+    assert_eq!(o.stat(b"d/f").unwrap().open_refs, 0);
+    assert_eq!(o.read(h1).unwrap(), b"hello");
     ok(&mut o, |o| o.close(h1));
     assert_eq!(o.stat(b"d/f").unwrap().open_refs, 0);
     ok(&mut o, |o| o.close(h3));

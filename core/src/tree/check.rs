@@ -107,10 +107,10 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     let mut allocated = 0u64;
     let mut refs: BTreeMap<u32, u64> = BTreeMap::new();
     for h in t.handles.values() {
-        *refs.entry(h.slot).or_default() += u64::from(h.took_ref);
-        if t.entries.get(h.slot as usize).is_none_or(|e| e.is_none()) {
+        let Some(e) = t.entries.get(h.slot as usize).and_then(|e| e.as_ref()) else {
             return broken(3, format!("a handle points at free slot {}", h.slot));
-        }
+        };
+        *refs.entry(h.slot).or_default() += u64::from(h.took_ref && !e.permanent);
     }
     for (slot, e) in t.entries.iter().enumerate() {
         let Some(e) = e else { continue };

@@ -97,7 +97,8 @@ struct Header {
 #[derive(Debug, Clone, Copy)]
 struct Handle {
     slot: Slot,
-    /// Whether `open` took a reference (it does not on a permanent entry).
+    /// Whether `open` took a reference (it does not on a permanent entry). Once the entry is
+    /// marked permanent the reference no longer counts, whatever this says.
     took_ref: bool,
 }
 
@@ -720,7 +721,10 @@ impl PseudoFs for Tree {
         if e.owner != Owner::Explicit {
             return Err(Errno::EINVAL);
         }
+        // A permanent entry's references are not tracked (§7): references taken by handles
+        // opened before now are dropped; `close` knows not to give them back.
         e.permanent = true;
+        e.open_refs = 0;
         Ok(())
     }
 
@@ -745,7 +749,7 @@ impl PseudoFs for Tree {
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
         let h = self.handles.remove(&handle).ok_or(Errno::EBADF)?;
         let e = self.entry_mut(h.slot);
-        e.open_refs -= u64::from(h.took_ref);
+        e.open_refs -= u64::from(h.took_ref && !e.permanent);
         if !e.reachable && e.open_refs == 0 {
             self.free_slot(h.slot);
         }

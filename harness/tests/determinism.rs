@@ -1,0 +1,74 @@
+//! Same input → same execution, same report, byte for byte.
+
+use pdtree::{PseudoFs, Tree};
+use pdtree_harness::campaign::{iteration_input, run, CampaignConfig};
+use pdtree_harness::diff::fnv1a;
+use pdtree_harness::faults::{Fault, Faulty};
+use pdtree_harness::replay::trace;
+use pdtree_harness::{diff_bytes, ops_from_bytes};
+
+fn cfg(jobs: usize) -> CampaignConfig {
+    CampaignConfig {
+        seed: 42,
+        iterations: Some(150),
+        jobs,
+        ..CampaignConfig::default()
+    }
+}
+
+#[test]
+fn same_seed_and_iterations_give_the_same_summary_for_any_jobs() {
+    let make = |l| Tree::with_limits(l);
+    let one = run(&cfg(1), &make);
+    let again = run(&cfg(1), &make);
+    let two = run(&cfg(2), &make);
+    assert_eq!(one.iterations, 150);
+    assert!(one.stats.ops > 1000, "too few ops: {}", one.stats.ops);
+    let h = |s: &str| fnv1a(s.as_bytes());
+    assert_eq!(h(&one.summary()), h(&again.summary()));
+    assert_eq!(h(&one.summary()), h(&two.summary()));
+    assert_eq!(one.summary(), two.summary());
+    // A different seed runs different inputs.
+    let other = run(&CampaignConfig { seed: 43, ..cfg(1) }, &make);
+    assert_ne!(one.summary(), other.summary());
+}
+
+#[test]
+fn a_found_divergence_is_the_same_for_any_jobs() {
+    let make = |l| Faulty::new(Tree::with_limits(l), Fault::ReaddirResumesByIndex);
+    let c = |jobs| CampaignConfig {
+        iterations: Some(2000),
+        ..cfg(jobs)
+    };
+    let one = run(&c(1), &make);
+    let two = run(&c(2), &make);
+    let f1 = one
+        .found
+        .as_ref()
+        .expect("the planted readdir bug is found");
+    let f2 = two
+        .found
+        .as_ref()
+        .expect("the planted readdir bug is found");
+    assert_eq!(f1.seed_or_iteration, f2.seed_or_iteration);
+    assert_eq!(f1.minimized, f2.minimized);
+    assert_eq!(one.summary(), two.summary());
+}
+
+#[test]
+fn replaying_an_input_twice_gives_the_same_trace() {
+    for i in 0..20 {
+        let input = iteration_input(7, i, 4096);
+        let (limits, ops) = ops_from_bytes(&input);
+        assert_eq!(ops_from_bytes(&input), (limits, ops.clone()));
+        let (t1, r1) = trace(limits, &ops, &|l| Tree::with_limits(l));
+        let (t2, r2) = trace(limits, &ops, &|l| Tree::with_limits(l));
+        assert_eq!(t1, t2);
+        assert_eq!(r1, r2);
+        assert_eq!(
+            r1.clone().map(|s| s.stats),
+            diff_bytes(&input, &|l| Tree::with_limits(l)).map(|s| s.stats)
+        );
+        assert!(t1.lines().count() > ops.len(), "trace shows every op");
+    }
+}
