@@ -11,6 +11,7 @@
 //!   each result as an [`Outcome`] with a canonical one-line text.
 //! * [`transcript`]: scripts with expected outcomes (`=> ` lines), as in `corpus/spec/*.t`.
 //! * [`faults`]: planted historical bugs, to prove the harness finds them.
+//! * [`bench`]: `pdtree bench`, the performance benchmarks (docs/PERFORMANCE.md).
 //!
 //! ```
 //! use pdtree_harness::{parse_script, print_script, Op, Stmt};
@@ -23,6 +24,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod campaign;
 pub mod cli;
 pub mod diff;

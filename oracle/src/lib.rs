@@ -603,9 +603,12 @@ impl PseudoFs for Oracle {
         if table.is_empty() && missing.is_empty() && !self.children(cur).is_empty() {
             return Err(Errno::EINVAL);
         }
-        // Unreachable in practice (2^64 registrations), but never wrap a counter.
+        // §3 counter limits: header ids stop below 2^64 - 2 (unreachable in practice).
         let id = self.next_header;
-        let next_header = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+        if id >= u64::MAX - 1 {
+            return Err(Errno::ENOSPC);
+        }
+        let next_header = id + 1;
 
         // All checks passed: create implicit directories outermost first, then rows.
         let mut path = existing;
@@ -798,9 +801,12 @@ impl PseudoFs for Oracle {
         // Unreachable in practice (2^64 opens), but never wrap a counter.
         let next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
         let took_ref = !self.node(i).permanent;
+        // §3 counter limits: at most 2^32 - 1 references to one entry.
+        if took_ref && self.node(i).open_refs >= u64::from(u32::MAX) {
+            return Err(Errno::ENOSPC);
+        }
         if took_ref {
-            let n = self.node_mut(i);
-            n.open_refs = n.open_refs.checked_add(1).ok_or(Errno::ENOSPC)?;
+            self.node_mut(i).open_refs += 1;
         }
         self.handles.push(Handle {
             id,

@@ -28,7 +28,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
         }
         reachable[slot as usize] = true;
         live += 1;
-        if !e.reachable {
+        if !e.reachable() {
             return broken(3, format!("ino {} is linked but marked removed", e.ino));
         }
         let Body::Dir(d) = &e.body else { continue };
@@ -53,7 +53,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
                     ),
                 );
             }
-            if !names.insert(&c.name) {
+            if !names.insert(&*c.name) {
                 return broken(
                     1,
                     format!(
@@ -110,13 +110,13 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
         let Some(e) = t.entries.get(h.slot as usize).and_then(|e| e.as_ref()) else {
             return broken(3, format!("a handle points at free slot {}", h.slot));
         };
-        *refs.entry(h.slot).or_default() += u64::from(h.took_ref && !e.permanent);
+        *refs.entry(h.slot).or_default() += u64::from(h.took_ref && !e.permanent());
     }
     for (slot, e) in t.entries.iter().enumerate() {
         let Some(e) = e else { continue };
         allocated += 1;
         let held = refs.get(&(slot as u32)).copied().unwrap_or(0);
-        if e.open_refs != held {
+        if u64::from(e.open_refs) != held {
             return broken(
                 3,
                 format!(
@@ -126,7 +126,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
             );
         }
         if !reachable[slot] {
-            if e.reachable {
+            if e.reachable() {
                 return broken(
                     3,
                     format!("ino {} is marked reachable but is not linked", e.ino),
@@ -140,7 +140,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
             }
         }
         // 6. Permanent entries stay reachable.
-        if e.permanent && !reachable[slot] {
+        if e.permanent() && !reachable[slot] {
             return broken(6, format!("permanent ino {} is not reachable", e.ino));
         }
     }
@@ -166,15 +166,20 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     }
 
     // 4. Index agreement: the indexes hold exactly the reachable set.
-    if t.by_name.len() as u64 != live - 1 || t.by_ino.len() as u64 != live {
+    let ino_indexed = t.dirs_by_ino.len() as u64 + t.files_by_ino.len() as u64;
+    if t.by_name.len() as u64 != live - 1 || ino_indexed != live {
         return broken(
             4,
             format!(
-                "by_name holds {}, by_ino {}, reachable {live}",
+                "by_name holds {}, dirs_by_ino {} + files_by_ino {}, reachable {live}",
                 t.by_name.len(),
-                t.by_ino.len()
+                t.dirs_by_ino.len(),
+                t.files_by_ino.len()
             ),
         );
+    }
+    if let Err(msg) = t.files_by_ino.check() {
+        return broken(4, format!("files_by_ino: {msg}"));
     }
     for (slot, e) in t.entries.iter().enumerate() {
         let Some(e) = e.as_ref().filter(|_| reachable[slot]) else {
@@ -183,6 +188,12 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
         let slot = slot as u32;
         if t.slot_of_ino(e.ino) != Some(slot) {
             return broken(4, format!("ino {} not found by inode", e.ino));
+        }
+        let is_dir = matches!(e.body, Body::Dir(_));
+        if t.dir_slot_of_ino(e.ino).is_some() != is_dir
+            || t.files_by_ino.get(e.ino).is_some() == is_dir
+        {
+            return broken(4, format!("ino {} is in the wrong inode index", e.ino));
         }
         if slot != ROOT_SLOT && t.child(e.parent, &e.name) != Some(slot) {
             return broken(4, format!("{} not found by name", path_of(t, slot)));
@@ -193,9 +204,10 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
             return broken(4, format!("by_name holds unreachable slot {s}"));
         }
     }
-    for &s in t.by_ino.iter() {
+    let files = t.files_by_ino.iter().map(|(_, s)| s);
+    for s in t.dirs_by_ino.iter().copied().chain(files) {
         if !reachable.get(s as usize).copied().unwrap_or(false) {
-            return broken(4, format!("by_ino holds unreachable slot {s}"));
+            return broken(4, format!("an inode index holds unreachable slot {s}"));
         }
     }
 
@@ -211,7 +223,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
         }
         for &r in &h.rows {
             if !reachable.get(r as usize).copied().unwrap_or(false)
-                || t.entry(r).owner != Owner::Header(*id)
+                || t.entry(r).owner() != Owner::Header(*id)
             {
                 return broken(5, format!("header {id}: a row is gone or owned by another"));
             }
@@ -240,7 +252,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     }
     for (slot, e) in t.entries.iter().enumerate() {
         if let Some(e) = e.as_ref().filter(|_| reachable[slot]) {
-            if e.owner == Owner::Implicit && !hrefs.contains_key(&(slot as u32)) {
+            if e.owner() == Owner::Implicit && !hrefs.contains_key(&(slot as u32)) {
                 return broken(
                     5,
                     format!(

@@ -85,7 +85,7 @@ pub(super) fn dump(tree: &Tree) -> String {
         );
         for &row in &h.rows {
             let e = tree.entry(row);
-            debug_assert_eq!(e.owner, Owner::Header(*id));
+            debug_assert_eq!(e.owner(), Owner::Header(*id));
             out.push_str(&format!("row {id} "));
             escape_into(&mut out, &e.name);
             let kind = if e.body.kind() == Kind::Dir {
@@ -102,7 +102,7 @@ pub(super) fn dump(tree: &Tree) -> String {
             out,
             "handle {id} ino={} removed={}",
             e.ino,
-            u8::from(!e.reachable)
+            u8::from(!e.reachable())
         );
     }
     let _ = writeln!(

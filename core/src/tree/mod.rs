@@ -3,8 +3,14 @@
 //! Layout, and why:
 //! - `entries` is an arena (`Vec<Option<Entry>>` plus a free list). Nothing is reference
 //!   counted or recursive, so dropping or removing a 2,000-deep chain cannot overflow the stack.
-//! - `by_name` maps (parent slot, name) → slot and `by_ino` maps inode → slot. Both store only
-//!   the `u32` slot and hash the key out of the arena, so a name is stored once.
+//! - `by_name` maps (parent slot, name) → slot; it stores only the `u32` slot and hashes the
+//!   key out of the arena, so a name is stored once.
+//! - Inode → slot is split: `dirs_by_ino` (a hash table of the reachable directories, the only
+//!   entries `lookup_at` and `readdir` resolve on their fast path) and `files_by_ino` (every
+//!   other reachable entry, ordered by inode like a directory's children). Inodes only grow,
+//!   so creating a file is an append there: no hash insert, no cache miss, no rehash of a
+//!   million entries read back from the arena in random order. Asking for a non-directory's
+//!   inode (to answer ENOTDIR rather than ENOENT) is a binary search.
 //! - Each directory keeps its children ordered by inode (see `children.rs`), a counter of
 //!   child directories (nlink in O(1)), the total bytes of its children's names (a listing's
 //!   size in O(1)), a generation bumped on every change of its child set, and the cached
@@ -12,6 +18,7 @@
 
 mod check;
 mod dump;
+mod entry;
 
 use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hasher};
@@ -27,44 +34,12 @@ use crate::types::{
     DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, ReadDirPage,
     Row, RowKind, Stat, Stats, ROOT_INO,
 };
+use entry::{
+    content, content_len, content_shared, Body, Entry, OwnerWord, HEADER_ID_LIMIT, UNLINKED,
+};
 
 type Slot = u32;
 const ROOT_SLOT: Slot = 0;
-
-/// One entry of the arena.
-#[derive(Debug)]
-struct Entry {
-    ino: Ino,
-    /// Parent directory's slot; the root's is itself.
-    parent: Slot,
-    /// References taken by open handles (handles on a permanent entry take none).
-    open_refs: u64,
-    name: Box<[u8]>,
-    owner: Owner,
-    permanent: bool,
-    /// False once removed while still held open: then it is in no index and no directory.
-    reachable: bool,
-    body: Body,
-}
-
-#[derive(Debug)]
-enum Body {
-    Dir(Box<Dir>),
-    File(Arc<[u8]>),
-    Symlink(Box<[u8]>),
-    Listing,
-}
-
-impl Body {
-    fn kind(&self) -> Kind {
-        match self {
-            Body::Dir(_) => Kind::Dir,
-            Body::File(_) => Kind::File,
-            Body::Symlink(_) => Kind::Symlink,
-            Body::Listing => Kind::Listing,
-        }
-    }
-}
 
 #[derive(Debug, Default)]
 struct Dir {
@@ -128,8 +103,10 @@ pub struct Tree {
     free: Vec<Slot>,
     /// Reachable entries except the root, keyed by (parent slot, name).
     by_name: HashTable<Slot>,
-    /// Reachable entries, root included, keyed by inode.
-    by_ino: HashTable<Slot>,
+    /// Reachable directories, root included, keyed by inode.
+    dirs_by_ino: HashTable<Slot>,
+    /// Reachable non-directories, ordered by inode.
+    files_by_ino: Children,
     headers: BTreeMap<HeaderId, Header>,
     handles: BTreeMap<HandleId, Handle>,
     next_ino: Ino,
@@ -219,8 +196,14 @@ impl Tree {
     }
 
     fn slot_of_ino(&self, ino: Ino) -> Option<Slot> {
+        self.dir_slot_of_ino(ino)
+            .or_else(|| self.files_by_ino.get(ino))
+    }
+
+    /// The slot of a reachable directory with inode `ino`.
+    fn dir_slot_of_ino(&self, ino: Ino) -> Option<Slot> {
         let entries = &self.entries;
-        self.by_ino
+        self.dirs_by_ino
             .find(ino_hash(ino), |&s| {
                 entries[s as usize].as_ref().map(|e| e.ino) == Some(ino)
             })
@@ -275,21 +258,12 @@ impl Tree {
         self.next_ino += 1;
         let body = match body {
             NewBody::Dir => Body::Dir(Box::default()),
-            NewBody::File(c) => Body::File(Arc::from(c)),
-            NewBody::Symlink(t) => Body::Symlink(Box::from(t)),
+            NewBody::File(c) => Body::File(content(c)),
+            NewBody::Symlink(t) => Body::Symlink(content(t)),
             NewBody::Listing => Body::Listing,
         };
         let is_dir = matches!(body, Body::Dir(_));
-        let entry = Entry {
-            ino,
-            parent,
-            open_refs: 0,
-            name: Box::from(name),
-            owner,
-            permanent: false,
-            reachable: true,
-            body,
-        };
+        let entry = Entry::new(ino, parent, name, owner, body);
         let slot = match self.free.pop() {
             Some(s) => {
                 debug_assert!(self.entries[s as usize].is_none());
@@ -309,8 +283,13 @@ impl Tree {
         };
         self.by_name
             .insert_unique(name_hash(parent, name), slot, rehash_name);
-        let rehash_ino = |&s: &Slot| ino_hash(entries[s as usize].as_ref().expect("free").ino);
-        self.by_ino.insert_unique(ino_hash(ino), slot, rehash_ino);
+        if is_dir {
+            let rehash_ino = |&s: &Slot| ino_hash(entries[s as usize].as_ref().expect("free").ino);
+            self.dirs_by_ino
+                .insert_unique(ino_hash(ino), slot, rehash_ino);
+        } else {
+            self.files_by_ino.push(ino, slot);
+        }
         let d = self.dir_mut(parent);
         d.children.push(ino, slot);
         d.subdirs += u64::from(is_dir);
@@ -341,9 +320,27 @@ impl Tree {
     /// Takes a reachable entry out of both indexes and frees it (or keeps it for its open
     /// handles). Does not touch the parent's children list.
     fn drop_from_indexes(&mut self, slot: Slot) {
-        let (ino, hash) = {
+        let ino = self.entry(slot).ino;
+        self.drop_from_name_index(slot);
+        if self.dir(slot).is_some() {
+            match self.dirs_by_ino.find_entry(ino_hash(ino), |&s| s == slot) {
+                Ok(found) => {
+                    found.remove();
+                }
+                Err(_) => debug_assert!(false, "directory missing from dirs_by_ino"),
+            }
+        } else {
+            let removed = self.files_by_ino.remove(ino);
+            debug_assert!(removed, "entry missing from files_by_ino");
+        }
+        self.release(slot);
+    }
+
+    /// Takes a reachable entry out of `by_name` only.
+    fn drop_from_name_index(&mut self, slot: Slot) {
+        let hash = {
             let e = self.entry(slot);
-            (e.ino, name_hash(e.parent, &e.name))
+            name_hash(e.parent, &e.name)
         };
         match self.by_name.find_entry(hash, |&s| s == slot) {
             Ok(found) => {
@@ -351,15 +348,14 @@ impl Tree {
             }
             Err(_) => debug_assert!(false, "entry missing from by_name"),
         }
-        match self.by_ino.find_entry(ino_hash(ino), |&s| s == slot) {
-            Ok(found) => {
-                found.remove();
-            }
-            Err(_) => debug_assert!(false, "entry missing from by_ino"),
-        }
+    }
+
+    /// Marks an entry that has left every index as unreachable, and frees it unless an open
+    /// handle still holds it.
+    fn release(&mut self, slot: Slot) {
         self.live -= 1;
         let e = self.entry_mut(slot);
-        e.reachable = false;
+        e.parent = UNLINKED;
         if e.open_refs == 0 {
             self.free_slot(slot);
         }
@@ -403,8 +399,7 @@ impl Tree {
         let e = self.entry(slot);
         let (nlink, size) = match &e.body {
             Body::Dir(d) => (2 + d.subdirs, d.children.len() as u64),
-            Body::File(c) => (1, c.len() as u64),
-            Body::Symlink(t) => (1, t.len() as u64),
+            Body::File(c) | Body::Symlink(c) => (1, content_len(c) as u64),
             Body::Listing => {
                 let d = self.dir(e.parent).expect("listing parent is a directory");
                 (1, 3 * d.children.len() as u64 + d.name_bytes)
@@ -415,9 +410,9 @@ impl Tree {
             kind: e.body.kind(),
             nlink,
             size,
-            owner: e.owner,
-            permanent: e.permanent,
-            open_refs: e.open_refs,
+            owner: e.owner(),
+            permanent: e.permanent(),
+            open_refs: u64::from(e.open_refs),
         }
     }
 
@@ -449,12 +444,11 @@ impl Tree {
     pub fn read_shared(&mut self, handle: HandleId) -> Result<Arc<[u8]>, Errno> {
         let h = *self.handles.get(&handle).ok_or(Errno::EBADF)?;
         let e = self.entry(h.slot);
-        if !e.reachable {
+        if !e.reachable() {
             return Err(Errno::ENOENT);
         }
         match &e.body {
-            Body::File(c) => Ok(Arc::clone(c)),
-            Body::Symlink(t) => Ok(Arc::from(&t[..])),
+            Body::File(c) | Body::Symlink(c) => Ok(content_shared(c)),
             Body::Listing => {
                 let parent = e.parent;
                 Ok(self.rendering(parent))
@@ -462,28 +456,63 @@ impl Tree {
             Body::Dir(_) => unreachable!("directories cannot be opened"),
         }
     }
+    /// [`PseudoFs::readdir`] without allocating: calls `f(name, ino, kind)` for each of up to
+    /// `max` children of `dir` with inode `>= pos`, ascending, and returns `next_pos` (the last
+    /// visited inode + 1, or `pos` when nothing was visited). The same checks and errors as
+    /// `readdir`, made before `f` is first called.
+    ///
+    /// ```
+    /// use pdtree::{PseudoFs, Tree, ROOT_INO};
+    /// let mut t = Tree::new();
+    /// t.mkdir(b"a").unwrap();
+    /// t.create(b"b", b"").unwrap();
+    /// let mut names = Vec::new();
+    /// let next = t.readdir_each(ROOT_INO, 0, 128, |name, _ino, _kind| names.push(name.to_vec())).unwrap();
+    /// assert_eq!(names, [b"a".to_vec(), b"b".to_vec()]);
+    /// assert_eq!(next, 4);
+    /// assert_eq!(t.readdir_each(ROOT_INO, next, 128, |_, _, _| unreachable!()), Ok(4));
+    /// ```
+    pub fn readdir_each(
+        &self,
+        dir: Ino,
+        pos: u64,
+        max: usize,
+        mut f: impl FnMut(&[u8], Ino, Kind),
+    ) -> Result<u64, Errno> {
+        if max == 0 || max > self.limits.max_readdir {
+            return Err(Errno::EINVAL);
+        }
+        let d = self.slot_of_ino(dir).ok_or(Errno::ENOENT)?;
+        let d = self.dir(d).ok_or(Errno::ENOTDIR)?;
+        let mut next = pos;
+        for (ino, s) in d.children.iter_from(pos).take(max) {
+            let e = self.entry(s);
+            f(&e.name, ino, e.body.kind());
+            next = ino + 1;
+        }
+        Ok(next)
+    }
 }
 
 impl PseudoFs for Tree {
     fn with_limits(limits: Limits) -> Self {
-        let root = Entry {
-            ino: ROOT_INO,
-            parent: ROOT_SLOT,
-            open_refs: 0,
-            name: Box::default(),
-            owner: Owner::Explicit,
-            permanent: true,
-            reachable: true,
-            body: Body::Dir(Box::default()),
-        };
-        let mut by_ino = HashTable::new();
-        by_ino.insert_unique(ino_hash(ROOT_INO), ROOT_SLOT, |_| ino_hash(ROOT_INO));
+        let mut root = Entry::new(
+            ROOT_INO,
+            ROOT_SLOT,
+            b"",
+            Owner::Explicit,
+            Body::Dir(Box::default()),
+        );
+        root.owner = OwnerWord::new(Owner::Explicit, true);
+        let mut dirs_by_ino = HashTable::new();
+        dirs_by_ino.insert_unique(ino_hash(ROOT_INO), ROOT_SLOT, |_| ino_hash(ROOT_INO));
         Tree {
             limits,
             entries: vec![Some(root)],
             free: Vec::new(),
             by_name: HashTable::new(),
-            by_ino,
+            dirs_by_ino,
+            files_by_ino: Children::default(),
             headers: BTreeMap::new(),
             handles: BTreeMap::new(),
             next_ino: ROOT_INO + 1,
@@ -563,7 +592,11 @@ impl PseudoFs for Tree {
             return Err(Errno::EINVAL);
         }
         let id = self.next_header;
-        self.next_header = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+        if id >= HEADER_ID_LIMIT {
+            // 2^64 - 3 registrations in: the owner word has no room for more ids.
+            return Err(Errno::ENOSPC);
+        }
+        self.next_header = id + 1;
         // Everything is checked: from here on nothing can fail.
         let mut dirs = existing;
         for name in missing {
@@ -617,11 +650,11 @@ impl PseudoFs for Tree {
             let dir = self.dir_mut(d);
             dir.hrefs -= 1;
             let (hrefs, empty) = (dir.hrefs, dir.children.is_empty());
-            if hrefs == 0 && self.entry(d).owner == Owner::Implicit {
+            if hrefs == 0 && self.entry(d).owner() == Owner::Implicit {
                 if empty {
                     self.unlink(d);
                 } else {
-                    self.entry_mut(d).owner = Owner::Explicit;
+                    self.entry_mut(d).owner = OwnerWord::new(Owner::Explicit, false);
                 }
             }
         }
@@ -670,7 +703,7 @@ impl PseudoFs for Tree {
             return Err(Errno::EBUSY);
         }
         let e = self.entry(slot);
-        if e.permanent || matches!(e.owner, Owner::Header(_)) {
+        if e.permanent() || matches!(e.owner(), Owner::Header(_)) {
             return Err(Errno::EBUSY);
         }
         if let Body::Dir(d) = &e.body {
@@ -695,7 +728,7 @@ impl PseudoFs for Tree {
         let mut i = 0;
         while i < subtree.len() {
             let e = self.entry(subtree[i]);
-            if e.permanent || matches!(e.owner, Owner::Header(_)) {
+            if e.permanent() || matches!(e.owner(), Owner::Header(_)) {
                 return Err(Errno::EBUSY);
             }
             if let Body::Dir(d) = &e.body {
@@ -709,8 +742,26 @@ impl PseudoFs for Tree {
         // Pass 2: unlink the top from its parent, then drop every descendant from the
         // indexes. Their own children lists die with them, so no per-child unlink is needed.
         self.unlink(top);
+        // Non-directories leave `files_by_ino` in one linear pass when they are many.
+        let (mut files, mut file_inos) = (Vec::new(), Vec::new());
         for &s in &subtree[1..] {
-            self.drop_from_indexes(s);
+            if self.dir(s).is_some() {
+                self.drop_from_indexes(s);
+            } else {
+                self.drop_from_name_index(s);
+                files.push(s);
+                file_inos.push(self.entry(s).ino);
+            }
+        }
+        file_inos.sort_unstable();
+        let removed = self.files_by_ino.remove_sorted(&file_inos);
+        debug_assert_eq!(
+            removed,
+            file_inos.len(),
+            "entries missing from files_by_ino"
+        );
+        for s in files {
+            self.release(s);
         }
         Ok(subtree.len() as u64)
     }
@@ -718,12 +769,12 @@ impl PseudoFs for Tree {
     fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
         let slot = self.resolve_bytes(path)?;
         let e = self.entry_mut(slot);
-        if e.owner != Owner::Explicit {
+        if e.owner() != Owner::Explicit {
             return Err(Errno::EINVAL);
         }
         // A permanent entry's references are not tracked (§7): references taken by handles
         // opened before now are dropped; `close` knows not to give them back.
-        e.permanent = true;
+        e.owner = OwnerWord::new(Owner::Explicit, true);
         e.open_refs = 0;
         Ok(())
     }
@@ -734,10 +785,14 @@ impl PseudoFs for Tree {
             return Err(Errno::EISDIR);
         }
         let id = self.next_handle;
-        self.next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+        let next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
         let e = self.entry_mut(slot);
-        let took_ref = !e.permanent;
-        e.open_refs += u64::from(took_ref);
+        let took_ref = !e.permanent();
+        e.open_refs = e
+            .open_refs
+            .checked_add(u32::from(took_ref))
+            .ok_or(Errno::ENOSPC)?;
+        self.next_handle = next_handle;
         self.handles.insert(id, Handle { slot, took_ref });
         Ok(id)
     }
@@ -749,8 +804,8 @@ impl PseudoFs for Tree {
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
         let h = self.handles.remove(&handle).ok_or(Errno::EBADF)?;
         let e = self.entry_mut(h.slot);
-        e.open_refs -= u64::from(h.took_ref && !e.permanent);
-        if !e.reachable && e.open_refs == 0 {
+        e.open_refs -= u32::from(h.took_ref && !e.permanent());
+        if !e.reachable() && e.open_refs == 0 {
             self.free_slot(h.slot);
         }
         Ok(())

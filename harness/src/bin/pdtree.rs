@@ -1,14 +1,19 @@
-//! The `pdtree` command: differential fuzzing of pdtree against its oracle.
+//! The `pdtree` command: differential fuzzing of pdtree against its oracle, and benchmarks.
 //!
 //! `cargo run --release -p pdtree-harness -- fuzz` runs the default campaign; see
-//! `docs/FUZZING.md`.
+//! `docs/FUZZING.md`. `cargo run --release -p pdtree-harness -- bench --out docs` runs the
+//! benchmarks; see `docs/PERFORMANCE.md`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use pdtree_harness::bench;
 use pdtree_harness::cli::{FuzzArgs, MinimizeArgs, PrintArgs, ReplayArgs};
 
-/// Differential fuzzing of pdtree (A) against its naive oracle (B).
+// Counts allocations so `pdtree bench` can report bytes per entry (off unless measuring).
+pdtree_harness::counting_global_allocator!();
+
+/// Differential fuzzing of pdtree (A) against its naive oracle (B), and benchmarks.
 #[derive(Parser)]
 #[command(name = "pdtree", version)]
 struct Cli {
@@ -26,6 +31,9 @@ enum Cmd {
     Minimize(MinimizeArgs),
     /// Show a raw fuzz input as a script.
     Print(PrintArgs),
+    /// Benchmark core against the oracle and bare hash maps; print Markdown tables and write
+    /// an SVG plot (docs/PERFORMANCE.md).
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,5 +42,12 @@ fn main() -> ExitCode {
         Cmd::Replay(a) => a.run(),
         Cmd::Minimize(a) => a.run(),
         Cmd::Print(a) => a.run(),
+        Cmd::Bench(a) => match bench::main(&a) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("pdtree bench: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }

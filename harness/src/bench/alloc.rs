@@ -1,0 +1,106 @@
+//! Byte counting for the memory case: "everything the tree allocates".
+//!
+//! The library forbids `unsafe`, so the allocator itself (an `unsafe impl GlobalAlloc` that
+//! forwards to `System`) is expanded into the binary, bench or test that wants byte counts:
+//!
+//! ```ignore
+//! pdtree_harness::counting_global_allocator!();
+//! ```
+//!
+//! It counts bytes *requested* (alloc − dealloc, plus realloc deltas), not what the system
+//! allocator rounds them up to, so the figure is the data structure's own footprint.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+/// Counting is off by default: the atomic add would otherwise slow every allocation of the
+/// baselines (a `HashMap` insert allocates its key) that it does not measure.
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// Turns byte counting on or off (see [`live_bytes`]); off by default. Compare only
+/// figures taken while it stayed on.
+pub fn set_counting(on: bool) {
+    ENABLED.store(on, Ordering::SeqCst);
+}
+
+/// Called by the counting allocator on every allocation of `size` bytes.
+#[doc(hidden)]
+#[inline]
+pub fn on_alloc(size: usize) {
+    if ENABLED.load(Ordering::Relaxed) {
+        LIVE.fetch_add(size, Ordering::Relaxed);
+    } else if !INSTALLED.load(Ordering::Relaxed) {
+        INSTALLED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Called by the counting allocator on every deallocation of `size` bytes.
+#[doc(hidden)]
+#[inline]
+pub fn on_dealloc(size: usize) {
+    if ENABLED.load(Ordering::Relaxed) {
+        LIVE.fetch_sub(size, Ordering::Relaxed);
+    }
+}
+
+/// Live requested bytes counted so far (wrapping; only differences taken while counting
+/// stayed on mean anything), or `None` when no counting allocator is installed.
+pub fn live_bytes() -> Option<usize> {
+    // Make sure at least one allocation has gone through the global allocator.
+    std::hint::black_box(Box::new(0u64));
+    INSTALLED
+        .load(Ordering::Relaxed)
+        .then(|| LIVE.load(Ordering::Relaxed))
+}
+
+/// Installs a counting global allocator (forwarding to `System`) in the calling crate, so
+/// `pdtree bench` can report bytes per entry. Use it once, at item level, in a binary.
+#[macro_export]
+macro_rules! counting_global_allocator {
+    () => {
+        struct PdtreeCountingAlloc;
+
+        // SAFETY: every call is forwarded unchanged to `System`; the counters are side
+        // bookkeeping that never allocates.
+        unsafe impl ::std::alloc::GlobalAlloc for PdtreeCountingAlloc {
+            unsafe fn alloc(&self, layout: ::std::alloc::Layout) -> *mut u8 {
+                $crate::bench::on_alloc(layout.size());
+                // SAFETY: same contract as ours.
+                unsafe { ::std::alloc::GlobalAlloc::alloc(&::std::alloc::System, layout) }
+            }
+
+            unsafe fn alloc_zeroed(&self, layout: ::std::alloc::Layout) -> *mut u8 {
+                $crate::bench::on_alloc(layout.size());
+                // SAFETY: same contract as ours.
+                unsafe { ::std::alloc::GlobalAlloc::alloc_zeroed(&::std::alloc::System, layout) }
+            }
+
+            unsafe fn dealloc(&self, ptr: *mut u8, layout: ::std::alloc::Layout) {
+                $crate::bench::on_dealloc(layout.size());
+                // SAFETY: same contract as ours.
+                unsafe { ::std::alloc::GlobalAlloc::dealloc(&::std::alloc::System, ptr, layout) }
+            }
+
+            unsafe fn realloc(
+                &self,
+                ptr: *mut u8,
+                layout: ::std::alloc::Layout,
+                new_size: usize,
+            ) -> *mut u8 {
+                // SAFETY: same contract as ours.
+                let p = unsafe {
+                    ::std::alloc::GlobalAlloc::realloc(&::std::alloc::System, ptr, layout, new_size)
+                };
+                if !p.is_null() {
+                    $crate::bench::on_alloc(new_size);
+                    $crate::bench::on_dealloc(layout.size());
+                }
+                p
+            }
+        }
+
+        #[global_allocator]
+        static PDTREE_COUNTING_ALLOC: PdtreeCountingAlloc = PdtreeCountingAlloc;
+    };
+}
