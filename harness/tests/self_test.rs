@@ -1,0 +1,203 @@
+//! The harness catches bugs: the built-in campaign, run against each planted bug of
+//! [`Faulty`], must find a divergence within a bounded number of iterations and minimize it
+//! to a short reproducer; the same campaign against the unmodified tree must find nothing.
+//!
+//! Everything here is deterministic: a fixed seed, an iteration bound, one job.
+
+use pdtree::{PseudoFs, Tree};
+use pdtree_harness::campaign::{self, CampaignConfig, CampaignResult};
+use pdtree_harness::faults::{Fault, Faulty};
+use pdtree_harness::report::{report_markdown, Case};
+use pdtree_harness::Op;
+
+/// The campaign's master seed (any fixed value; this one is not tuned to the faults).
+const SEED: u64 = 1;
+/// The most iterations a planted bug may take to be found.
+const MAX_ITERATIONS: u64 = 20_000;
+/// The longest acceptable minimized reproducer.
+const MAX_MINIMIZED: usize = 10;
+/// Iterations of the clean run in a normal `cargo test`: every planted bug must be found well
+/// within it, so a clean run this long means something. (About 2.7 ms per iteration with the
+/// workspace's opt-level 1 test profile, so ~14 s; the full [`MAX_ITERATIONS`] clean run is
+/// `unmodified_tree_is_clean_full`, ignored by default:
+/// `cargo test --release -p pdtree-harness --test self_test -- --ignored`.)
+const CLEAN_ITERATIONS: u64 = 5_000;
+
+fn config() -> CampaignConfig {
+    CampaignConfig {
+        seed: SEED,
+        iterations: Some(MAX_ITERATIONS),
+        jobs: 1,
+        progress: false,
+        report_dir: None,
+        ..CampaignConfig::default()
+    }
+}
+
+fn against(fault: Fault) -> CampaignResult {
+    campaign::run(&config(), &|l| Faulty::new(Tree::with_limits(l), fault))
+}
+
+fn script(ops: &[Op]) -> String {
+    ops.iter().map(|op| format!("  {op}\n")).collect()
+}
+
+fn finds(fault: Fault) {
+    let r = against(fault);
+    let Some(found) = &r.found else {
+        panic!(
+            "{fault:?}: no divergence in {} iterations (seed {SEED})\n{}",
+            r.iterations,
+            r.summary()
+        );
+    };
+    eprintln!(
+        "{fault:?}: found at iteration {} ({} iterations run), {} ops minimized to {}: {}\n{}",
+        found.seed_or_iteration,
+        r.iterations,
+        found.original_ops,
+        found.minimized.len(),
+        found.minimized_divergence.signature(),
+        script(&found.minimized)
+    );
+    assert!(
+        found.seed_or_iteration < CLEAN_ITERATIONS,
+        "{fault:?}: found only at iteration {}, past the clean run's {CLEAN_ITERATIONS}",
+        found.seed_or_iteration
+    );
+    assert!(
+        found.minimized.len() <= MAX_MINIMIZED,
+        "{fault:?}: minimized reproducer has {} ops (max {MAX_MINIMIZED}):\n{}",
+        found.minimized.len(),
+        script(&found.minimized)
+    );
+    // The minimized case still diverges, with the same signature.
+    let again = pdtree_harness::diff::run_ops(found.limits, &found.minimized, &|l| {
+        Faulty::new(Tree::with_limits(l), fault)
+    })
+    .expect_err("the minimized reproducer no longer diverges");
+    assert_eq!(again.signature(), found.minimized_divergence.signature());
+    // And it is a bug of the fault, not of the tree: the unmodified tree runs it cleanly.
+    pdtree_harness::diff::run_ops(found.limits, &found.minimized, &|l| Tree::with_limits(l))
+        .unwrap_or_else(|d| panic!("{fault:?}: the reproducer diverges on Tree too:\n{d}"));
+}
+
+#[test]
+fn finds_readdir_resumes_by_index() {
+    finds(Fault::ReaddirResumesByIndex);
+}
+
+#[test]
+fn finds_nlink_not_updated_by_remove_subtree() {
+    finds(Fault::NlinkNotUpdatedByRemoveSubtree);
+}
+
+#[test]
+fn finds_duplicate_row_accepted() {
+    finds(Fault::DuplicateRowAccepted);
+}
+
+#[test]
+fn finds_remove_non_empty_detaches() {
+    finds(Fault::RemoveNonEmptyDetaches);
+}
+
+#[test]
+fn finds_remove_subtree_partial() {
+    finds(Fault::RemoveSubtreePartial);
+}
+
+#[test]
+fn finds_listing_cache_kept_on_removal() {
+    finds(Fault::ListingCacheKeptOnRemoval);
+}
+
+/// Every fault has a test above: adding a fault without a test here does not compile.
+#[allow(dead_code)]
+fn every_fault_has_a_test(f: Fault) -> fn() {
+    match f {
+        Fault::ReaddirResumesByIndex => finds_readdir_resumes_by_index,
+        Fault::NlinkNotUpdatedByRemoveSubtree => finds_nlink_not_updated_by_remove_subtree,
+        Fault::DuplicateRowAccepted => finds_duplicate_row_accepted,
+        Fault::RemoveNonEmptyDetaches => finds_remove_non_empty_detaches,
+        Fault::RemoveSubtreePartial => finds_remove_subtree_partial,
+        Fault::ListingCacheKeptOnRemoval => finds_listing_cache_kept_on_removal,
+    }
+}
+
+fn clean(iterations: u64) {
+    let cfg = CampaignConfig {
+        iterations: Some(iterations),
+        ..config()
+    };
+    let r = campaign::run(&cfg, &|l| Tree::with_limits(l));
+    if let Some(f) = &r.found {
+        panic!(
+            "divergence on the unmodified tree at iteration {}:\n{}\n{}",
+            f.seed_or_iteration,
+            f.minimized_divergence,
+            script(&f.minimized)
+        );
+    }
+    assert_eq!(r.iterations, iterations);
+}
+
+/// The same campaign on the unmodified tree finds nothing.
+#[test]
+fn unmodified_tree_is_clean() {
+    clean(CLEAN_ITERATIONS);
+}
+
+/// The same campaign, at the full bound, on the unmodified tree finds nothing (slow in debug).
+#[test]
+#[ignore = "20,000 iterations: run with --release -- --ignored"]
+fn unmodified_tree_is_clean_full() {
+    clean(MAX_ITERATIONS);
+}
+
+/// A report for a planted bug holds the minimized script and a dump diff, in memory and on
+/// disk.
+#[test]
+fn report_has_minimized_script_and_dump_diff() {
+    let fault = Fault::RemoveNonEmptyDetaches;
+    let dir = std::env::temp_dir().join(format!("pdtree-self-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cfg = CampaignConfig {
+        report_dir: Some(dir.clone()),
+        ..config()
+    };
+    let r = campaign::run(&cfg, &|l| Faulty::new(Tree::with_limits(l), fault));
+    let found = r.found.expect("planted bug not found");
+    let check = |text: &str, what: &str| {
+        for op in &found.minimized {
+            assert!(
+                text.contains(&op.to_string()),
+                "{what} lacks the op `{op}`:\n{text}"
+            );
+        }
+        assert!(text.contains("```diff"), "{what} has no dump diff:\n{text}");
+        assert!(
+            text.contains(&found.minimized_divergence.signature()),
+            "{what} lacks the signature:\n{text}"
+        );
+    };
+    assert!(
+        !found.minimized_divergence.dump_diff.is_empty(),
+        "a detaching remove must show in the dumps"
+    );
+    let case = Case {
+        limits: found.limits,
+        ops: &found.minimized,
+        divergence: &found.minimized_divergence,
+        origin: "self test".into(),
+        input: Some(&found.input),
+    };
+    check(&report_markdown(&case, &dir), "report_markdown");
+    let written = found.report.as_ref().expect("no report directory written");
+    let md = std::fs::read_to_string(written.join("report.md")).expect("report.md");
+    check(&md, "report.md");
+    let repro = std::fs::read_to_string(written.join("repro.ops")).expect("repro.ops");
+    let parsed = pdtree_harness::parse_script(repro.as_bytes()).expect("repro.ops parses");
+    assert_eq!(parsed.stmts.len(), found.minimized.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
