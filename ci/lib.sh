@@ -66,9 +66,17 @@ ci_step() {
     local name="$1"
     shift
     ci_section "$name"
-    local start=$SECONDS
-    if ! "$@"; then
-        printf '\nFAILED step: %s (after %ss)\n' "$name" "$((SECONDS - start))" >&2
+    local start=$SECONDS rc
+    # A subshell outside any `if`, so that `set -e` holds inside shell functions too.
+    set +e
+    (
+        set -e
+        "$@"
+    )
+    rc=$?
+    set -e
+    if [ "$rc" -ne 0 ]; then
+        printf '\nFAILED step: %s (exit %s after %ss)\n' "$name" "$rc" "$((SECONDS - start))" >&2
         exit 1
     fi
     printf -- '---- %s: ok (%ss)\n' "$name" "$((SECONDS - start))"
