@@ -76,7 +76,7 @@ def main():
             t[k + "_delta"] = b - a if a is not None and b is not None else None
         targets.append(t)
 
-    crashes = []
+    crashes = []  # one row per crash artifact
     tsv = os.path.join(out, "crashes.tsv")
     if os.path.exists(tsv):
         with open(tsv, encoding="utf-8") as f:
@@ -95,14 +95,34 @@ def main():
                         "artifact": artifact,
                     }
                 )
-    crashes.sort(key=lambda c: (c["target"], c["signature"], c["status"], c["artifact"]))
-    unique = [c for c in crashes if c["status"] in ("new", "known")]
+    # One entry per (target, signature): the artifacts that reproduce it, its report.
+    groups = {}
+    for c in crashes:
+        key = (c["target"], c["signature"])
+        g = groups.setdefault(
+            key,
+            {
+                "target": c["target"],
+                "signature": c["signature"],
+                "kind": c["kind"],
+                "status": "duplicate",
+                "report": c["report"],
+                "artifacts": [],
+            },
+        )
+        g["artifacts"].append(c["artifact"])
+        if c["status"] == "new":
+            g["status"] = "new"
+    unique = [groups[k] for k in sorted(groups)]
+    for g in unique:
+        g["artifacts"].sort()
+        g["count"] = len(g["artifacts"])
 
     totals = {
         "execs": sum(t["execs"] or 0 for t in targets),
         "crash_artifacts": len(crashes),
         "unique_crashes": len(unique),
-        "new_crashes": sum(1 for c in crashes if c["status"] == "new"),
+        "new_crashes": sum(1 for g in unique if g["status"] == "new"),
         "corpus_files_before": sum(t["corpus_files_before"] or 0 for t in targets),
         "corpus_files_after": sum(t["corpus_files_after"] or 0 for t in targets),
     }
@@ -114,7 +134,7 @@ def main():
         "budget_s_per_target": as_int(meta.get("budget_s")),
         "jobs": as_int(meta.get("jobs")),
         "targets": targets,
-        "crashes": crashes,
+        "crashes": unique,
         "totals": totals,
     }
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
@@ -157,12 +177,12 @@ def main():
             f"{totals['crash_artifacts']} crash artifact(s), {totals['unique_crashes']} unique signature(s), "
             f"{totals['new_crashes']} new.\n"
         )
-        md.append("| target | kind | signature | status | report | artifact |")
-        md.append("|---|---|---|---|---|---|")
-        for c in crashes:
+        md.append("| target | kind | signature | status | artifacts | report |")
+        md.append("|---|---|---|---|---:|---|")
+        for g in unique:
             md.append(
-                f"| `{c['target']}` | {c['kind']} | `{c['signature']}` | {c['status']} "
-                f"| [{c['report']}]({c['report']}) | `{c['artifact']}` |"
+                f"| `{g['target']}` | {g['kind']} | `{g['signature']}` | {g['status']} "
+                f"| {g['count']} | [{g['report']}]({g['report']}) |"
             )
         md.append("")
     with open(os.path.join(out, "summary.md"), "w", encoding="utf-8") as f:
