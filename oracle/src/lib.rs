@@ -1,1 +1,1047 @@
-//! The naive oracle (being built).
+//! # pdtree-oracle
+//!
+//! A deliberately naive second implementation of `docs/SEMANTICS.md`, for differential
+//! testing against the fast tree in `pdtree` (core).
+//!
+//! The fast tree is fast because it keeps derived state: hash indexes by name and by inode,
+//! child-directory counters, header refcounts, cached listing renderings. Every piece of
+//! derived state is a place where it can silently drift from the truth. This oracle keeps
+//! *none* of it, the way the old Linux procfs did:
+//!
+//! * every directory's children are a singly linked list in creation order (which is also
+//!   inode order, since inode numbers only grow), held in an arena of nodes indexed by
+//!   `usize` (so nothing recurses, not even `Drop`, on a chain 2,000 directories deep);
+//! * looking a name up scans the parent's list; looking an inode up scans the whole arena;
+//! * `nlink`, `size`, listing renderings and header refcounts ("hrefs") are recomputed from
+//!   scratch on every call, from the children lists and the list of live headers;
+//! * every walk over the tree uses an explicit stack, never the call stack;
+//! * there is no hash map, no clock and no randomness anywhere.
+//!
+//! Every operation first runs all of its checks in the order SEMANTICS.md gives (the comments
+//! cite the section), and only then mutates anything, so a failed operation changes nothing.
+//!
+//! It is slow (O(N) per lookup, O(N·H) per refcount), and that is the point: it is meant to be
+//! obviously correct, not fast. Only the plain data types and the [`PseudoFs`] trait come from
+//! `pdtree`; none of core's logic is used.
+//!
+//! ```
+//! use pdtree::{PseudoFs, Row};
+//! use pdtree_oracle::Oracle;
+//!
+//! let mut o = Oracle::new();
+//! o.register(b"net/ipv4", &[Row::file("ip_forward", "0\n")]).unwrap();
+//! assert!(o.dump().starts_with("entry / dir ino=1 nlink=3 size=1 owner=explicit hrefs=0"));
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod path;
+
+use path::{check_name, escape, split_path};
+use pdtree::{
+    DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, PseudoFs,
+    ReadDirPage, Row, RowKind, Stat, Stats, ROOT_INO,
+};
+
+/// Arena index of the root directory; slot 0 is never freed.
+const ROOT: usize = 0;
+
+/// What an entry holds, by kind (SEMANTICS §1).
+#[derive(Clone, Debug)]
+enum Body {
+    Dir,
+    File(Vec<u8>),
+    Symlink(Vec<u8>),
+    Listing,
+}
+
+impl Body {
+    fn kind(&self) -> Kind {
+        match self {
+            Body::Dir => Kind::Dir,
+            Body::File(_) => Kind::File,
+            Body::Symlink(_) => Kind::Symlink,
+            Body::Listing => Kind::Listing,
+        }
+    }
+}
+
+/// One entry. Only facts live here, nothing derived: no counters of children, no refcounts
+/// except `open_refs` (which is a fact: how many handles took a reference, SEMANTICS §7).
+#[derive(Clone, Debug)]
+struct Node {
+    ino: Ino,
+    name: Vec<u8>,
+    body: Body,
+    owner: Owner,
+    permanent: bool,
+    open_refs: u64,
+    /// Arena index of the parent; `None` for the root and for removed entries.
+    parent: Option<usize>,
+    /// Head of this directory's children list (creation order = inode order).
+    first_child: Option<usize>,
+    /// Next entry in the parent's children list.
+    next_sibling: Option<usize>,
+    /// Removed from the tree but still held open by a handle (SEMANTICS §6).
+    removed: bool,
+}
+
+/// A live registered table (SEMANTICS §4).
+#[derive(Clone, Debug)]
+struct Header {
+    id: HeaderId,
+    /// Inode numbers of the directories on the header's path, outermost first, root excluded.
+    /// Empty when the header's directory is the root.
+    path: Vec<Ino>,
+    /// The rows, in table order.
+    rows: Vec<HeaderRow>,
+}
+
+#[derive(Clone, Debug)]
+struct HeaderRow {
+    name: Vec<u8>,
+    ino: Ino,
+    is_dir: bool,
+}
+
+/// An open handle (SEMANTICS §7).
+#[derive(Clone, Debug)]
+struct Handle {
+    id: HandleId,
+    /// Arena index of the entry (stays valid: a slot is freed only after its last handle).
+    node: usize,
+    /// Whether opening took a reference (the entry was not permanent at the time).
+    took_ref: bool,
+}
+
+/// The naive model of a pdtree: linked lists, linear scans, everything recomputed.
+///
+/// ```
+/// use pdtree::{Errno, PseudoFs};
+/// use pdtree_oracle::Oracle;
+///
+/// let mut o = Oracle::new();
+/// assert_eq!(o.mkdir(b"/net"), Ok(2));
+/// assert_eq!(o.create(b"/net/dev", b"eth0\n"), Ok(3));
+/// assert_eq!(o.mkdir(b"/net"), Err(Errno::EEXIST));
+/// assert_eq!(o.remove(b"/net"), Err(Errno::ENOTEMPTY));
+/// assert_eq!(o.remove_subtree(b"/net"), Ok(2));
+/// assert_eq!(
+///     o.dump(),
+///     "entry / dir ino=1 nlink=2 size=0 owner=explicit hrefs=0 perm=1 open=0\n\
+///      next ino=4 header=1 handle=1\n\
+///      stats live=1 allocated=1 headers=0 handles=0\n"
+/// );
+/// assert!(o.check_invariants().is_ok());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Oracle {
+    limits: Limits,
+    /// Every entry ever created; a slot becomes `None` when its entry is freed, and is never
+    /// reused, so arena indices stay stable.
+    nodes: Vec<Option<Node>>,
+    /// Live headers, ascending id (registration order).
+    headers: Vec<Header>,
+    /// Open handles, ascending id (opening order).
+    handles: Vec<Handle>,
+    next_ino: Ino,
+    next_header: HeaderId,
+    next_handle: HandleId,
+}
+
+impl Default for Oracle {
+    fn default() -> Self {
+        Oracle::new()
+    }
+}
+
+impl Oracle {
+    /// A tree holding only the root, with the default [`Limits`].
+    ///
+    /// ```
+    /// use pdtree::PseudoFs;
+    /// let o = pdtree_oracle::Oracle::new();
+    /// assert_eq!(o.stats().live, 1);
+    /// ```
+    pub fn new() -> Oracle {
+        Oracle::with_limits(Limits::default())
+    }
+
+    // ----- primitive accessors -------------------------------------------------------------
+
+    /// The node in slot `i`. Callers only pass indices of allocated slots (the root, entries
+    /// found by a walk or scan, handle targets); anything else is an oracle bug.
+    fn node(&self, i: usize) -> &Node {
+        match self.nodes.get(i) {
+            Some(Some(n)) => n,
+            _ => panic!("pdtree-oracle bug: slot {i} is not allocated"),
+        }
+    }
+
+    fn node_mut(&mut self, i: usize) -> &mut Node {
+        match self.nodes.get_mut(i) {
+            Some(Some(n)) => n,
+            _ => panic!("pdtree-oracle bug: slot {i} is not allocated"),
+        }
+    }
+
+    fn is_dir(&self, i: usize) -> bool {
+        matches!(self.node(i).body, Body::Dir)
+    }
+
+    /// The children of directory `i`, walking its list (creation = ascending inode order).
+    fn children(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut cur = self.node(i).first_child;
+        while let Some(c) = cur {
+            out.push(c);
+            cur = self.node(c).next_sibling;
+        }
+        out
+    }
+
+    /// Child `name` of directory `dir`, by scanning its list.
+    fn child_named(&self, dir: usize, name: &[u8]) -> Option<usize> {
+        self.children(dir)
+            .into_iter()
+            .find(|&c| self.node(c).name == name)
+    }
+
+    /// The live (reachable) entry with inode `ino`, by scanning the whole arena.
+    fn find_live(&self, ino: Ino) -> Option<usize> {
+        self.nodes
+            .iter()
+            .position(|n| matches!(n, Some(n) if n.ino == ino && !n.removed))
+    }
+
+    /// Header refcount of directory `i`, counted from scratch (SEMANTICS §1): the number of
+    /// live headers whose path passes through or ends at it. Always 0 for the root.
+    fn hrefs(&self, i: usize) -> u64 {
+        if i == ROOT {
+            return 0;
+        }
+        let ino = self.node(i).ino;
+        self.headers
+            .iter()
+            .filter(|h| h.path.contains(&ino))
+            .count() as u64
+    }
+
+    /// The inode of a header's final directory (the root when its path is empty).
+    fn header_dir(h: &Header) -> Ino {
+        h.path.last().copied().unwrap_or(ROOT_INO)
+    }
+
+    /// A directory is a mount point while some live header with an empty table ends at it
+    /// (SEMANTICS §4), scanning the header list.
+    fn is_mount_point(&self, i: usize) -> bool {
+        let ino = self.node(i).ino;
+        self.headers
+            .iter()
+            .any(|h| h.rows.is_empty() && Oracle::header_dir(h) == ino)
+    }
+
+    /// `nlink`, counted from scratch (SEMANTICS §1).
+    fn nlink(&self, i: usize) -> u64 {
+        if self.is_dir(i) {
+            let dirs = self
+                .children(i)
+                .into_iter()
+                .filter(|&c| self.is_dir(c))
+                .count();
+            2 + dirs as u64
+        } else {
+            1
+        }
+    }
+
+    /// The listing rendering of directory `dir`, afresh (SEMANTICS §7).
+    fn render(&self, dir: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        for c in self.children(dir) {
+            let n = self.node(c);
+            out.push(n.body.kind().letter() as u8);
+            out.push(b'\t');
+            out.extend_from_slice(&n.name);
+            out.push(b'\n');
+        }
+        out
+    }
+
+    /// The content `read` returns for non-directory `i` (rendered now for a listing).
+    fn content(&self, i: usize) -> Vec<u8> {
+        let n = self.node(i);
+        match &n.body {
+            Body::File(c) | Body::Symlink(c) => c.clone(),
+            Body::Listing => match n.parent {
+                Some(p) => self.render(p),
+                None => Vec::new(),
+            },
+            Body::Dir => Vec::new(),
+        }
+    }
+
+    /// `size`, from scratch (SEMANTICS §1).
+    fn size(&self, i: usize) -> u64 {
+        match &self.node(i).body {
+            Body::Dir => self.children(i).len() as u64,
+            Body::File(c) | Body::Symlink(c) => c.len() as u64,
+            Body::Listing => self.content(i).len() as u64,
+        }
+    }
+
+    fn stat_of(&self, i: usize) -> Stat {
+        let n = self.node(i);
+        Stat {
+            ino: n.ino,
+            kind: n.body.kind(),
+            nlink: self.nlink(i),
+            size: self.size(i),
+            owner: n.owner,
+            permanent: n.permanent,
+            open_refs: n.open_refs,
+        }
+    }
+
+    /// Number of allocated entries: every slot still holding a node (SEMANTICS §7 `stats`).
+    fn allocated(&self) -> u64 {
+        self.nodes.iter().filter(|n| n.is_some()).count() as u64
+    }
+
+    /// Every reachable entry, in pre-order (children ascending), with its escaped path.
+    /// An explicit stack, never recursion (SEMANTICS §6, §9).
+    fn preorder(&self) -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        let mut stack = vec![(ROOT, String::from("/"))];
+        while let Some((i, path)) = stack.pop() {
+            let kids = self.children(i);
+            for &c in kids.iter().rev() {
+                let mut p = if i == ROOT {
+                    String::new()
+                } else {
+                    path.clone()
+                };
+                p.push('/');
+                p.push_str(&escape(&self.node(c).name));
+                stack.push((c, p));
+            }
+            out.push((i, path));
+        }
+        out
+    }
+
+    /// Number of reachable entries, root included, by walking the tree with an explicit stack.
+    fn live_count(&self) -> u64 {
+        let mut count = 0u64;
+        let mut stack = vec![ROOT];
+        while let Some(i) = stack.pop() {
+            count += 1;
+            stack.extend(self.children(i));
+        }
+        count
+    }
+
+    /// The escaped path of live entry `i`, walking parent links up to the root.
+    fn path_of(&self, i: usize) -> String {
+        let mut names = Vec::new();
+        let mut cur = i;
+        while let Some(p) = self.node(cur).parent {
+            names.push(escape(&self.node(cur).name));
+            cur = p;
+        }
+        let mut out = String::new();
+        for n in names.iter().rev() {
+            out.push('/');
+            out.push_str(n);
+        }
+        if out.is_empty() {
+            out.push('/');
+        }
+        out
+    }
+
+    // ----- path resolution (SEMANTICS §2) ---------------------------------------------------
+
+    /// Walks `components` from the root: a non-directory with components left after it →
+    /// `ENOTDIR`; a missing component → `ENOENT`. Symlinks are never followed.
+    fn resolve(&self, components: &[&[u8]]) -> Result<usize, Errno> {
+        let mut cur = ROOT;
+        for comp in components {
+            if !self.is_dir(cur) {
+                return Err(Errno::ENOTDIR);
+            }
+            cur = self.child_named(cur, comp).ok_or(Errno::ENOENT)?;
+        }
+        Ok(cur)
+    }
+
+    /// Syntax check then resolution of a whole path.
+    fn lookup_path(&self, path: &[u8]) -> Result<usize, Errno> {
+        let comps = split_path(path)?;
+        self.resolve(&comps)
+    }
+
+    // ----- mutation primitives (only called after every check has passed) -----------------
+
+    /// Appends a new entry at the end of `parent`'s list, taking the next inode number.
+    /// The caller has already checked the entry limit and the inode counter.
+    fn attach_new(&mut self, parent: usize, name: &[u8], body: Body, owner: Owner) -> usize {
+        let ino = self.next_ino;
+        self.next_ino += 1;
+        let idx = self.nodes.len();
+        self.nodes.push(Some(Node {
+            ino,
+            name: name.to_vec(),
+            body,
+            owner,
+            permanent: false,
+            open_refs: 0,
+            parent: Some(parent),
+            first_child: None,
+            next_sibling: None,
+            removed: false,
+        }));
+        match self.children(parent).last() {
+            None => self.node_mut(parent).first_child = Some(idx),
+            Some(&last) => self.node_mut(last).next_sibling = Some(idx),
+        }
+        idx
+    }
+
+    /// Unlinks `i` from its parent's list (scanning for its predecessor).
+    fn detach(&mut self, i: usize) {
+        let Some(parent) = self.node(i).parent else {
+            return;
+        };
+        let next = self.node(i).next_sibling;
+        if self.node(parent).first_child == Some(i) {
+            self.node_mut(parent).first_child = next;
+        } else if let Some(&prev) = self
+            .children(parent)
+            .iter()
+            .find(|&&c| self.node(c).next_sibling == Some(i))
+        {
+            self.node_mut(prev).next_sibling = next;
+        }
+        let n = self.node_mut(i);
+        n.parent = None;
+        n.next_sibling = None;
+    }
+
+    /// Disposes of an unreachable entry: freed now, or kept allocated as removed-but-open
+    /// while a handle holds a reference (SEMANTICS §6).
+    fn discard(&mut self, i: usize) {
+        let n = self.node_mut(i);
+        n.parent = None;
+        n.first_child = None;
+        n.next_sibling = None;
+        if n.open_refs > 0 {
+            n.removed = true;
+        } else {
+            self.nodes[i] = None;
+        }
+    }
+
+    /// The entry limit (SEMANTICS §3): would `more` new entries pass `max_entries`? Also
+    /// refuses if the inode counter would overflow (unreachable in practice: 2^64 creations).
+    fn check_room(&self, more: u64) -> Result<(), Errno> {
+        let total = self.allocated().checked_add(more).ok_or(Errno::ENOSPC)?;
+        if total > self.limits.max_entries || self.next_ino.checked_add(more).is_none() {
+            return Err(Errno::ENOSPC);
+        }
+        Ok(())
+    }
+
+    /// The four `explicit` creations, SEMANTICS §4 checks 1 and 3..=7 (the caller did check 2).
+    fn create_entry(&mut self, comps: &[&[u8]], body: Body) -> Result<Ino, Errno> {
+        // 3. the path names the root
+        let Some((name, parent_comps)) = comps.split_last() else {
+            return Err(Errno::EEXIST);
+        };
+        // 4. the parent resolves to a directory
+        let parent = self.resolve(parent_comps)?;
+        if !self.is_dir(parent) {
+            return Err(Errno::ENOTDIR);
+        }
+        // 5. the parent is a mount point
+        if self.is_mount_point(parent) {
+            return Err(Errno::EROFS);
+        }
+        // 6. the name is taken
+        if self.child_named(parent, name).is_some() {
+            return Err(Errno::EEXIST);
+        }
+        // 7. the entry limit
+        self.check_room(1)?;
+        let idx = self.attach_new(parent, name, body, Owner::Explicit);
+        Ok(self.node(idx).ino)
+    }
+
+    // ----- invariant helpers ---------------------------------------------------------------
+
+    fn violation(invariant: u8, detail: String) -> Result<(), InvariantViolation> {
+        Err(InvariantViolation { invariant, detail })
+    }
+}
+
+impl PseudoFs for Oracle {
+    fn with_limits(limits: Limits) -> Self {
+        // SEMANTICS §1: the root is inode 1, empty name, dir, explicit, permanent.
+        let root = Node {
+            ino: ROOT_INO,
+            name: Vec::new(),
+            body: Body::Dir,
+            owner: Owner::Explicit,
+            permanent: true,
+            open_refs: 0,
+            parent: None,
+            first_child: None,
+            next_sibling: None,
+            removed: false,
+        };
+        Oracle {
+            limits,
+            nodes: vec![Some(root)],
+            headers: Vec::new(),
+            handles: Vec::new(),
+            next_ino: ROOT_INO + 1,
+            next_header: 1,
+            next_handle: 1,
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    fn mkdir(&mut self, path: &[u8]) -> Result<Ino, Errno> {
+        let comps = split_path(path)?; // §4 check 1
+        self.create_entry(&comps, Body::Dir)
+    }
+
+    fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
+        let comps = split_path(path)?; // §4 check 1
+        if content.len() > self.limits.max_content {
+            return Err(Errno::EFBIG); // §4 check 2
+        }
+        self.create_entry(&comps, Body::File(content.to_vec()))
+    }
+
+    fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno> {
+        let comps = split_path(path)?; // §4 check 1
+        if target.len() > self.limits.max_content {
+            return Err(Errno::EFBIG); // §4 check 2
+        }
+        if target.is_empty() {
+            return Err(Errno::EINVAL); // §4 check 2
+        }
+        self.create_entry(&comps, Body::Symlink(target.to_vec()))
+    }
+
+    fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
+        let comps = split_path(path)?; // §4 check 1
+        self.create_entry(&comps, Body::Listing)
+    }
+
+    fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+        // §4 register, check 1: dir_path syntax
+        let comps = split_path(dir)?;
+        // 2. table size
+        if table.len() > self.limits.max_table_rows {
+            return Err(Errno::E2BIG);
+        }
+        // 3. each row in table order: name, then content
+        for row in table {
+            check_name(&row.name)?;
+            if let RowKind::File(c) = &row.kind {
+                if c.len() > self.limits.max_content {
+                    return Err(Errno::EFBIG);
+                }
+            }
+        }
+        // 4. a name twice in the table
+        for (i, row) in table.iter().enumerate() {
+            if table[..i].iter().any(|r| r.name == row.name) {
+                return Err(Errno::EEXIST);
+            }
+        }
+        // 5. resolve the existing prefix; an existing non-directory → ENOTDIR
+        let mut cur = ROOT;
+        let mut existing: Vec<Ino> = Vec::new();
+        let mut missing: &[&[u8]] = &[];
+        for (i, comp) in comps.iter().enumerate() {
+            match self.child_named(cur, comp) {
+                None => {
+                    missing = &comps[i..];
+                    break;
+                }
+                Some(c) if !self.is_dir(c) => return Err(Errno::ENOTDIR),
+                Some(c) => {
+                    existing.push(self.node(c).ino);
+                    cur = c;
+                }
+            }
+        }
+        // 6. an implicit directory inside a mount point, or rows into one
+        if self.is_mount_point(cur) && (!missing.is_empty() || !table.is_empty()) {
+            return Err(Errno::EROFS);
+        }
+        // 7. a row name already present in the final directory (only if it exists already)
+        if missing.is_empty()
+            && table
+                .iter()
+                .any(|r| self.child_named(cur, &r.name).is_some())
+        {
+            return Err(Errno::EEXIST);
+        }
+        // 8. the entry limit, implicit directories plus rows
+        self.check_room((missing.len() as u64).saturating_add(table.len() as u64))?;
+        // 9. an empty table (a mount point) whose final directory is not empty
+        if table.is_empty() && missing.is_empty() && !self.children(cur).is_empty() {
+            return Err(Errno::EINVAL);
+        }
+        // Unreachable in practice (2^64 registrations), but never wrap a counter.
+        let id = self.next_header;
+        let next_header = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+
+        // All checks passed: create implicit directories outermost first, then rows.
+        let mut path = existing;
+        for comp in missing {
+            cur = self.attach_new(cur, comp, Body::Dir, Owner::Implicit);
+            path.push(self.node(cur).ino);
+        }
+        let mut rows = Vec::new();
+        for row in table {
+            let (body, is_dir) = match &row.kind {
+                RowKind::File(c) => (Body::File(c.clone()), false),
+                RowKind::Dir => (Body::Dir, true),
+            };
+            let idx = self.attach_new(cur, &row.name, body, Owner::Header(id));
+            rows.push(HeaderRow {
+                name: row.name.clone(),
+                ino: self.node(idx).ino,
+                is_dir,
+            });
+        }
+        // Every directory on the path gets hrefs + 1: that is, the header is now live.
+        self.headers.push(Header { id, path, rows });
+        self.next_header = next_header;
+        Ok(id)
+    }
+
+    fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
+        // §4 unregister, check 1: unknown or already unregistered
+        let pos = self
+            .headers
+            .iter()
+            .position(|h| h.id == header)
+            .ok_or(Errno::ENOENT)?;
+        let rows: Vec<(usize, bool)> = self.headers[pos]
+            .rows
+            .iter()
+            .filter_map(|r| self.find_live(r.ino).map(|i| (i, r.is_dir)))
+            .collect();
+        // 2. any dir row with hrefs > 0 (all rows first)
+        if rows.iter().any(|&(i, d)| d && self.hrefs(i) > 0) {
+            return Err(Errno::EBUSY);
+        }
+        // 3. any dir row with children
+        if rows.iter().any(|&(i, d)| d && !self.children(i).is_empty()) {
+            return Err(Errno::ENOTEMPTY);
+        }
+        // Remove the rows (an open row file stays allocated until its last close).
+        for &(i, _) in &rows {
+            self.detach(i);
+            self.discard(i);
+        }
+        // The header dies: every directory on its path loses one href.
+        let h = self.headers.remove(pos);
+        // Innermost first: an implicit directory whose hrefs reached 0 is removed if empty,
+        // else it becomes explicit.
+        for &ino in h.path.iter().rev() {
+            let Some(i) = self.find_live(ino) else {
+                continue;
+            };
+            if self.node(i).owner == Owner::Implicit && self.hrefs(i) == 0 {
+                if self.children(i).is_empty() {
+                    self.detach(i);
+                    self.discard(i);
+                } else {
+                    self.node_mut(i).owner = Owner::Explicit;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
+        let i = self.lookup_path(path)?; // §5: only path errors
+        Ok(self.stat_of(i))
+    }
+
+    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+        // §5 lookup_at: name, then live, then directory, then child
+        check_name(name)?;
+        let d = self.find_live(dir).ok_or(Errno::ENOENT)?;
+        if !self.is_dir(d) {
+            return Err(Errno::ENOTDIR);
+        }
+        let c = self.child_named(d, name).ok_or(Errno::ENOENT)?;
+        Ok(self.stat_of(c))
+    }
+
+    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+        // §5 readdir: max, then live, then directory
+        if max == 0 || max > self.limits.max_readdir {
+            return Err(Errno::EINVAL);
+        }
+        let d = self.find_live(dir).ok_or(Errno::ENOENT)?;
+        if !self.is_dir(d) {
+            return Err(Errno::ENOTDIR);
+        }
+        let entries: Vec<DirEntry> = self
+            .children(d)
+            .into_iter()
+            .map(|c| self.node(c))
+            .filter(|n| n.ino >= pos)
+            .take(max)
+            .map(|n| DirEntry {
+                name: n.name.clone(),
+                ino: n.ino,
+                kind: n.body.kind(),
+            })
+            .collect();
+        let next_pos = match entries.last() {
+            Some(e) => e.ino.saturating_add(1),
+            None => pos,
+        };
+        Ok(ReadDirPage { entries, next_pos })
+    }
+
+    fn remove(&mut self, path: &[u8]) -> Result<(), Errno> {
+        // §6 remove, in order
+        let i = self.lookup_path(path)?;
+        if i == ROOT {
+            return Err(Errno::EBUSY);
+        }
+        let n = self.node(i);
+        if n.permanent || matches!(n.owner, Owner::Header(_)) {
+            return Err(Errno::EBUSY);
+        }
+        if self.is_dir(i) {
+            if self.hrefs(i) > 0 {
+                return Err(Errno::EBUSY);
+            }
+            if !self.children(i).is_empty() {
+                return Err(Errno::ENOTEMPTY);
+            }
+        }
+        self.detach(i);
+        self.discard(i);
+        Ok(())
+    }
+
+    fn remove_subtree(&mut self, path: &[u8]) -> Result<u64, Errno> {
+        // §6 remove_subtree: path errors, then every EBUSY check, then the removal.
+        let top = self.lookup_path(path)?;
+        if top == ROOT {
+            return Err(Errno::EBUSY);
+        }
+        let mut subtree = Vec::new();
+        let mut stack = vec![top];
+        while let Some(i) = stack.pop() {
+            subtree.push(i);
+            stack.extend(self.children(i));
+        }
+        for &i in &subtree {
+            let n = self.node(i);
+            if n.permanent
+                || matches!(n.owner, Owner::Header(_))
+                || (self.is_dir(i) && self.hrefs(i) > 0)
+            {
+                return Err(Errno::EBUSY);
+            }
+        }
+        self.detach(top);
+        for &i in &subtree {
+            self.discard(i);
+        }
+        Ok(subtree.len() as u64)
+    }
+
+    fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
+        // §7: path errors; only explicit entries
+        let i = self.lookup_path(path)?;
+        if self.node(i).owner != Owner::Explicit {
+            return Err(Errno::EINVAL);
+        }
+        self.node_mut(i).permanent = true;
+        Ok(())
+    }
+
+    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
+        // §7 open: path errors; a directory → EISDIR
+        let i = self.lookup_path(path)?;
+        if self.is_dir(i) {
+            return Err(Errno::EISDIR);
+        }
+        let id = self.next_handle;
+        // Unreachable in practice (2^64 opens), but never wrap a counter.
+        let next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+        let took_ref = !self.node(i).permanent;
+        if took_ref {
+            let n = self.node_mut(i);
+            n.open_refs = n.open_refs.checked_add(1).ok_or(Errno::ENOSPC)?;
+        }
+        self.handles.push(Handle {
+            id,
+            node: i,
+            took_ref,
+        });
+        self.next_handle = next_handle;
+        Ok(id)
+    }
+
+    fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
+        // §7 read: unknown or closed → EBADF; entry removed → ENOENT
+        let h = self
+            .handles
+            .iter()
+            .find(|h| h.id == handle)
+            .ok_or(Errno::EBADF)?;
+        if self.node(h.node).removed {
+            return Err(Errno::ENOENT);
+        }
+        Ok(self.content(h.node))
+    }
+
+    fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
+        // §7 close: unknown or closed → EBADF
+        let pos = self
+            .handles
+            .iter()
+            .position(|h| h.id == handle)
+            .ok_or(Errno::EBADF)?;
+        let h = self.handles.remove(pos);
+        if h.took_ref {
+            let n = self.node_mut(h.node);
+            // A handle that took a reference is counted in open_refs (checked by invariant 3).
+            n.open_refs = n.open_refs.saturating_sub(1);
+            if n.removed && n.open_refs == 0 {
+                self.nodes[h.node] = None; // the last close frees a removed entry
+            }
+        }
+        Ok(())
+    }
+
+    fn stats(&self) -> Stats {
+        Stats {
+            live: self.live_count(),
+            allocated: self.allocated(),
+            headers: self.headers.len() as u64,
+            handles: self.handles.len() as u64,
+        }
+    }
+
+    fn check_invariants(&self) -> Result<(), InvariantViolation> {
+        // Reachability, with a guard against cycles (a corrupt list must not hang us).
+        let mut reachable = vec![false; self.nodes.len()];
+        let mut stack = vec![ROOT];
+        while let Some(i) = stack.pop() {
+            if !matches!(self.nodes.get(i), Some(Some(_))) {
+                return Oracle::violation(3, format!("slot {i} is linked but not allocated"));
+            }
+            if reachable[i] {
+                return Oracle::violation(1, format!("slot {i} is reachable twice"));
+            }
+            reachable[i] = true;
+            let n = self.node(i);
+            if n.removed {
+                return Oracle::violation(3, format!("ino {} is removed but reachable", n.ino));
+            }
+            if n.first_child.is_some() && !self.is_dir(i) {
+                return Oracle::violation(1, format!("ino {} has children, not a dir", n.ino));
+            }
+            // §8.1: children strictly ascending by inode, names unique, parent links right.
+            let mut prev: Option<usize> = None;
+            let mut cur = n.first_child;
+            let mut seen: Vec<usize> = Vec::new();
+            while let Some(c) = cur {
+                if !matches!(self.nodes.get(c), Some(Some(_))) || seen.contains(&c) {
+                    return Oracle::violation(1, format!("ino {}: broken child list", n.ino));
+                }
+                let cn = self.node(c);
+                if cn.parent != Some(i) {
+                    return Oracle::violation(1, format!("ino {}: wrong parent link", cn.ino));
+                }
+                if let Some(p) = prev {
+                    if self.node(p).ino >= cn.ino {
+                        return Oracle::violation(
+                            1,
+                            format!("ino {}: children not ascending at {}", n.ino, cn.ino),
+                        );
+                    }
+                }
+                if seen.iter().any(|&s| self.node(s).name == cn.name) {
+                    return Oracle::violation(
+                        1,
+                        format!("ino {}: name {} twice", n.ino, escape(&cn.name)),
+                    );
+                }
+                seen.push(c);
+                prev = Some(c);
+                cur = cn.next_sibling;
+            }
+            stack.extend(seen);
+        }
+        // §8.3 and §8.6: every allocated entry is reachable, or removed and held open;
+        // every permanent entry is reachable; inode numbers are unique and already handed out.
+        let mut live = 0u64;
+        let mut held = 0u64;
+        for (i, slot) in self.nodes.iter().enumerate() {
+            let Some(n) = slot else { continue };
+            if n.ino >= self.next_ino {
+                return Oracle::violation(3, format!("ino {} not yet handed out", n.ino));
+            }
+            if self.nodes[..i]
+                .iter()
+                .any(|m| matches!(m, Some(m) if m.ino == n.ino))
+            {
+                return Oracle::violation(4, format!("ino {} allocated twice", n.ino));
+            }
+            let refs = self
+                .handles
+                .iter()
+                .filter(|h| h.node == i && h.took_ref)
+                .count() as u64;
+            if refs != n.open_refs {
+                return Oracle::violation(
+                    3,
+                    format!(
+                        "ino {}: open_refs {} but {refs} handles",
+                        n.ino, n.open_refs
+                    ),
+                );
+            }
+            if reachable[i] {
+                live += 1;
+            } else {
+                if n.permanent {
+                    return Oracle::violation(6, format!("permanent ino {} unreachable", n.ino));
+                }
+                if !n.removed || n.open_refs == 0 {
+                    return Oracle::violation(3, format!("ino {} leaked", n.ino));
+                }
+                held += 1;
+            }
+        }
+        if self.allocated() != live + held {
+            return Oracle::violation(3, "allocated != live + held open".into());
+        }
+        // Handles: ascending ids below the counter, each on an allocated non-directory.
+        for (k, h) in self.handles.iter().enumerate() {
+            if h.id >= self.next_handle || (k > 0 && self.handles[k - 1].id >= h.id) {
+                return Oracle::violation(3, format!("handle {} out of order", h.id));
+            }
+            if !matches!(self.nodes.get(h.node), Some(Some(n)) if !matches!(n.body, Body::Dir)) {
+                return Oracle::violation(3, format!("handle {} on a freed entry", h.id));
+            }
+        }
+        // §8.5: each live header's path is a chain of live directories from the root, its rows
+        // are live children of its final directory owned by it, and a mount point is empty.
+        // (The refcounts themselves are recomputed from these headers, so they cannot drift.)
+        for (k, h) in self.headers.iter().enumerate() {
+            if h.id >= self.next_header || (k > 0 && self.headers[k - 1].id >= h.id) {
+                return Oracle::violation(5, format!("header {} out of order", h.id));
+            }
+            let mut cur = ROOT;
+            for &ino in &h.path {
+                match self.find_live(ino) {
+                    Some(d) if self.is_dir(d) && self.node(d).parent == Some(cur) => cur = d,
+                    _ => {
+                        return Oracle::violation(5, format!("header {}: path broken", h.id));
+                    }
+                }
+            }
+            for r in &h.rows {
+                let ok = matches!(self.find_live(r.ino), Some(i)
+                    if self.node(i).parent == Some(cur)
+                        && self.node(i).owner == Owner::Header(h.id)
+                        && self.node(i).name == r.name
+                        && self.is_dir(i) == r.is_dir);
+                if !ok {
+                    return Oracle::violation(5, format!("header {}: row lost", h.id));
+                }
+            }
+            if h.rows.is_empty() && !self.children(cur).is_empty() {
+                return Oracle::violation(5, format!("header {}: mount point not empty", h.id));
+            }
+        }
+        // An implicit directory exists only while some header holds it.
+        for (i, slot) in self.nodes.iter().enumerate() {
+            if let Some(n) = slot {
+                if n.owner == Owner::Implicit && self.hrefs(i) == 0 {
+                    return Oracle::violation(5, format!("implicit ino {} unheld", n.ino));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn dump(&self) -> String {
+        // §9, byte for byte.
+        let mut out = String::new();
+        for (i, path) in self.preorder() {
+            let n = self.node(i);
+            let hrefs = if self.is_dir(i) {
+                format!(" hrefs={}", self.hrefs(i))
+            } else {
+                String::new()
+            };
+            out.push_str(&format!(
+                "entry {path} {} ino={} nlink={} size={} owner={}{hrefs} perm={} open={}\n",
+                n.body.kind().word(),
+                n.ino,
+                self.nlink(i),
+                self.size(i),
+                n.owner,
+                u8::from(n.permanent),
+                n.open_refs,
+            ));
+        }
+        for h in &self.headers {
+            let dir = match self.find_live(Oracle::header_dir(h)) {
+                Some(d) => self.path_of(d),
+                None => String::from("?"),
+            };
+            out.push_str(&format!(
+                "header {} dir={dir} rows={}\n",
+                h.id,
+                h.rows.len()
+            ));
+            for r in &h.rows {
+                let kind = if r.is_dir { "dir" } else { "file" };
+                out.push_str(&format!("row {} {} {kind}\n", h.id, escape(&r.name)));
+            }
+        }
+        for h in &self.handles {
+            let n = self.node(h.node);
+            out.push_str(&format!(
+                "handle {} ino={} removed={}\n",
+                h.id,
+                n.ino,
+                u8::from(n.removed)
+            ));
+        }
+        let s = self.stats();
+        out.push_str(&format!(
+            "next ino={} header={} handle={}\n",
+            self.next_ino, self.next_header, self.next_handle
+        ));
+        out.push_str(&format!(
+            "stats live={} allocated={} headers={} handles={}\n",
+            s.live, s.allocated, s.headers, s.handles
+        ));
+        out
+    }
+}

@@ -1,0 +1,318 @@
+//! The built-in deterministic swarm fuzzer (stable Rust, no libFuzzer).
+//!
+//! Iteration `i` of a campaign with master seed `s` runs the input [`iteration_input`]`(s, i)`:
+//! a byte buffer (1..=[`CampaignConfig::max_len`] bytes) from a ChaCha8 stream seeded by `s`
+//! and `i` alone, fed to the same generator as the libFuzzer targets and run differentially
+//! ([`diff_bytes`]). So any iteration reproduces on its own, and `--jobs` changes only how
+//! fast inputs run, never which.
+//!
+//! Iterations run in chunks; within a chunk the `jobs` threads take every `jobs`-th
+//! iteration. Results are merged in iteration order and the campaign stops at the first
+//! divergence in that order, counting only the iterations before it. So for a fixed seed and
+//! iteration count the result and its [`summary`](CampaignResult::summary) text are identical
+//! run to run and for any `jobs` (timings are kept out of it: see
+//! [`CampaignResult::timing_line`]).
+//!
+//! ```
+//! use pdtree::{PseudoFs, Tree};
+//! use pdtree_harness::campaign::{run, CampaignConfig};
+//! let cfg = CampaignConfig { seed: 7, iterations: Some(20), ..CampaignConfig::default() };
+//! let r = run(&cfg, &|l| Tree::with_limits(l));
+//! assert_eq!(r.iterations, 20);
+//! assert!(r.found.is_none());
+//! assert_eq!(r.summary(), run(&CampaignConfig { jobs: 2, ..cfg.clone() }, &|l| Tree::with_limits(l)).summary());
+//! ```
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pdtree::{Limits, PseudoFs};
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::diff::{diff_bytes, run_ops, Divergence};
+use crate::gen::{ops_from_bytes, GenStats};
+use crate::minimize::minimize_case;
+use crate::op::Op;
+use crate::report::{write_report, Case};
+
+/// Iterations run when neither a count nor a time is given.
+pub const DEFAULT_ITERATIONS: u64 = 20_000;
+
+/// How a campaign runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CampaignConfig {
+    /// The master seed.
+    pub seed: u64,
+    /// Stop after this many iterations.
+    pub iterations: Option<u64>,
+    /// Stop after this long (checked between chunks of iterations).
+    pub time: Option<Duration>,
+    /// Worker threads (at least 1).
+    pub jobs: usize,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+    /// Where to write a report directory on divergence (none: no report written).
+    pub report_dir: Option<PathBuf>,
+    /// The longest input, in bytes.
+    pub max_len: usize,
+    /// Minimize a divergence before reporting it.
+    pub minimize: bool,
+}
+
+impl Default for CampaignConfig {
+    /// Seed 0, [`DEFAULT_ITERATIONS`], one job, no progress bar, no report, 4096-byte inputs,
+    /// minimization on.
+    fn default() -> Self {
+        CampaignConfig {
+            seed: 0,
+            iterations: None,
+            time: None,
+            jobs: 1,
+            progress: false,
+            report_dir: None,
+            max_len: 4096,
+            minimize: true,
+        }
+    }
+}
+
+/// A divergence a campaign found.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The iteration whose input diverged.
+    pub seed_or_iteration: u64,
+    /// That input's bytes.
+    pub input: Vec<u8>,
+    /// How many ops the input generated.
+    pub original_ops: usize,
+    /// The minimized ops.
+    pub minimized: Vec<Op>,
+    /// The limits of the minimized case.
+    pub limits: Limits,
+    /// The divergence of the full input.
+    pub divergence: Divergence,
+    /// The divergence of the minimized case (same signature).
+    pub minimized_divergence: Divergence,
+    /// The report directory, if one was written.
+    pub report: Option<PathBuf>,
+}
+
+/// What a campaign did.
+#[derive(Clone, Debug)]
+pub struct CampaignResult {
+    /// The master seed.
+    pub seed: u64,
+    /// Iterations completed without divergence (plus the diverging one, if any).
+    pub iterations: u64,
+    /// The first divergence in iteration order.
+    pub found: Option<Found>,
+    /// Ops per kind and outcomes of every iteration before the divergence.
+    pub stats: GenStats,
+    /// Wall-clock time of the iterations, minimization excluded (not part of the summary).
+    pub elapsed: Duration,
+}
+
+impl CampaignResult {
+    /// The deterministic summary: seed, iterations, the generator table, the result.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "pdtree fuzz: seed {}, {} iterations",
+            self.seed, self.iterations
+        );
+        let _ = writeln!(s);
+        let _ = write!(s, "{}", self.stats);
+        match &self.found {
+            None => {
+                let _ = writeln!(s, "result: no divergence");
+            }
+            Some(f) => {
+                let _ = writeln!(
+                    s,
+                    "result: DIVERGENCE `{}` at iteration {} (op #{} of {}; minimized to {} ops)",
+                    f.divergence.signature(),
+                    f.seed_or_iteration,
+                    f.divergence.index,
+                    f.original_ops,
+                    f.minimized.len()
+                );
+                if let Some(r) = &f.report {
+                    let _ = writeln!(s, "report: {}", r.join("report.md").display());
+                    let _ = writeln!(
+                        s,
+                        "replay: cargo run --release -p pdtree-harness -- replay --verbose {}",
+                        r.join("repro.ops").display()
+                    );
+                }
+            }
+        }
+        s
+    }
+
+    /// Timings, kept apart from the deterministic summary.
+    pub fn timing_line(&self) -> String {
+        let secs = self.elapsed.as_secs_f64();
+        format!(
+            "time {:.1} s, {:.0} execs/s, {:.0} ops/s",
+            secs,
+            self.iterations as f64 / secs.max(1e-9),
+            self.stats.ops as f64 / secs.max(1e-9)
+        )
+    }
+}
+
+fn splitmix64(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The input of iteration `i` of a campaign with master seed `seed`: 1..=`max_len` bytes.
+///
+/// ```
+/// use pdtree_harness::campaign::iteration_input;
+/// assert_eq!(iteration_input(1, 5, 4096), iteration_input(1, 5, 4096));
+/// assert_ne!(iteration_input(1, 5, 4096), iteration_input(1, 6, 4096));
+/// ```
+pub fn iteration_input(seed: u64, i: u64, max_len: usize) -> Vec<u8> {
+    let mut rng = ChaCha8Rng::seed_from_u64(splitmix64(seed));
+    rng.set_stream(i);
+    let len = 1 + (rng.next_u64() % max_len.max(1) as u64) as usize;
+    let mut buf = vec![0; len];
+    rng.fill_bytes(&mut buf);
+    buf
+}
+
+/// Runs a campaign of A (made by `make_a`) against the oracle. See the module docs.
+pub fn run<A: PseudoFs>(
+    cfg: &CampaignConfig,
+    make_a: &(dyn Fn(Limits) -> A + Sync),
+) -> CampaignResult {
+    let start = Instant::now();
+    let jobs = cfg.jobs.max(1);
+    let limit = cfg.iterations.unwrap_or(if cfg.time.is_some() {
+        u64::MAX
+    } else {
+        DEFAULT_ITERATIONS
+    });
+    let pb = if cfg.progress {
+        let pb = if limit == u64::MAX {
+            ProgressBar::new_spinner()
+        } else {
+            ProgressBar::new(limit)
+        };
+        pb.set_draw_target(ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+        {
+            pb.set_style(style);
+        }
+        pb
+    } else {
+        ProgressBar::hidden()
+    };
+
+    let chunk = 8 * jobs as u64;
+    let mut next = 0u64;
+    let mut stats = GenStats::default();
+    let mut hit: Option<(u64, Divergence)> = None;
+    while next < limit && hit.is_none() {
+        if cfg.time.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+        let end = next.saturating_add(chunk).min(limit);
+        let mut results: Vec<(u64, Result<GenStats, Divergence>)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..jobs as u64)
+                .map(|j| {
+                    s.spawn(move || {
+                        let mut out = Vec::new();
+                        let mut i = next + j;
+                        while i < end {
+                            let input = iteration_input(cfg.seed, i, cfg.max_len);
+                            out.push((i, diff_bytes(&input, make_a).map(|r| r.stats)));
+                            i += jobs as u64;
+                        }
+                        out
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        results.sort_by_key(|r| r.0);
+        for (i, r) in results {
+            match r {
+                Ok(st) => stats.merge(&st),
+                Err(d) => {
+                    hit = Some((i, d));
+                    break;
+                }
+            }
+        }
+        next = hit.as_ref().map_or(end, |h| h.0 + 1);
+        pb.set_position(next);
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        pb.set_message(format!(
+            "{:.0} execs/s, {}.{}% ops ok, {} divergences",
+            next as f64 / secs,
+            stats.ok_permille() / 10,
+            stats.ok_permille() % 10,
+            u8::from(hit.is_some())
+        ));
+    }
+    pb.finish_and_clear();
+    let elapsed = start.elapsed();
+
+    let found = hit.map(|(i, d)| {
+        let input = iteration_input(cfg.seed, i, cfg.max_len);
+        let (limits, ops) = ops_from_bytes(&input);
+        let (mlimits, minimized) = if cfg.minimize {
+            minimize_case(limits, &ops, &d, make_a)
+        } else {
+            (limits, ops[..(d.index + 1).min(ops.len())].to_vec())
+        };
+        let md = run_ops(mlimits, &minimized, make_a)
+            .err()
+            .unwrap_or_else(|| d.clone());
+        let report = cfg.report_dir.as_ref().and_then(|root| {
+            let case = Case {
+                limits: mlimits,
+                ops: &minimized,
+                divergence: &md,
+                origin: format!(
+                    "`pdtree fuzz --seed {} --max-len {}`, iteration {i} ({} of {} ops kept)",
+                    cfg.seed,
+                    cfg.max_len,
+                    minimized.len(),
+                    ops.len()
+                ),
+                input: Some(&input),
+            };
+            write_report(root, &case).ok()
+        });
+        Found {
+            seed_or_iteration: i,
+            original_ops: ops.len(),
+            input,
+            minimized,
+            limits: mlimits,
+            divergence: d,
+            minimized_divergence: md,
+            report,
+        }
+    });
+    CampaignResult {
+        seed: cfg.seed,
+        iterations: next,
+        found,
+        stats,
+        elapsed,
+    }
+}

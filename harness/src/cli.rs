@@ -1,0 +1,267 @@
+//! The `pdtree` command's subcommands (`fuzz`, `replay`, `minimize`, `print`), each a clap
+//! `Args` struct with a `run` method, so `src/bin/pdtree.rs` stays a small dispatcher.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use pdtree::{Limits, PseudoFs, Tree};
+
+use crate::campaign::{self, CampaignConfig};
+use crate::diff::run_ops;
+use crate::faults::{Fault, Faulty};
+use crate::minimize::minimize_case;
+use crate::replay::{load, trace};
+use crate::report::{repro_script, write_report, Case};
+use crate::script::{print_script, Script, Stmt};
+
+/// Where reports go unless `--report-dir` says otherwise.
+pub const DEFAULT_REPORT_DIR: &str = "target/pdtree-reports";
+
+/// Which implementation is A (under test).
+#[derive(Args, Clone, Debug, Default)]
+pub struct Target {
+    /// Test core with one planted bug instead of core itself (for checking the harness):
+    /// readdir-resumes-by-index, nlink-not-updated-by-remove-subtree, duplicate-row-accepted,
+    /// remove-non-empty-detaches, remove-subtree-partial, listing-cache-kept-on-removal.
+    #[arg(long, value_parser = parse_fault)]
+    pub fault: Option<Fault>,
+}
+
+/// The kebab-case name of a planted bug, e.g. `readdir-resumes-by-index`.
+pub fn fault_name(f: Fault) -> String {
+    let mut s = String::new();
+    for (i, c) in format!("{f:?}").chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            s.push('-');
+        }
+        s.push(c.to_ascii_lowercase());
+    }
+    s
+}
+
+fn parse_fault(s: &str) -> Result<Fault, String> {
+    Fault::ALL
+        .into_iter()
+        .find(|f| fault_name(*f) == s)
+        .ok_or_else(|| {
+            let names: Vec<String> = Fault::ALL.into_iter().map(fault_name).collect();
+            format!("unknown fault `{s}`; one of: {}", names.join(", "))
+        })
+}
+
+/// Calls `$body` with `$make` bound to the target's constructor (core, or core with a fault).
+macro_rules! with_target {
+    ($target:expr, |$make:ident| $body:expr) => {
+        match $target.fault {
+            None => {
+                let $make = |l: Limits| Tree::with_limits(l);
+                $body
+            }
+            Some(f) => {
+                let $make = move |l: Limits| Faulty::new(Tree::with_limits(l), f);
+                $body
+            }
+        }
+    };
+}
+
+/// `pdtree fuzz`: the built-in deterministic swarm campaign against the oracle.
+#[derive(Args, Clone, Debug)]
+pub struct FuzzArgs {
+    /// The master seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Stop after this many iterations (default 20000 when --time is not given either).
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long)]
+    pub time: Option<u64>,
+    /// Worker threads (default: the number of cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// The longest input in bytes.
+    #[arg(long, default_value_t = 4096)]
+    pub max_len: usize,
+    /// Where to write the report directory of a divergence.
+    #[arg(long, default_value = DEFAULT_REPORT_DIR)]
+    pub report_dir: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+    /// Report the first divergence unminimized.
+    #[arg(long)]
+    pub no_minimize: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub target: Target,
+}
+
+impl FuzzArgs {
+    /// Runs the campaign; prints the deterministic summary on stdout and the timings on
+    /// stderr. Exit code 1 on a divergence.
+    pub fn run(self) -> ExitCode {
+        let cfg = CampaignConfig {
+            seed: self.seed,
+            iterations: self.iterations,
+            time: self.time.map(Duration::from_secs),
+            jobs: self
+                .jobs
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            progress: !self.no_progress,
+            report_dir: Some(self.report_dir.clone()),
+            max_len: self.max_len,
+            minimize: !self.no_minimize,
+        };
+        let r = with_target!(self.target, |make| campaign::run(&cfg, &make));
+        print!("{}", r.summary());
+        eprintln!("{}", r.timing_line());
+        if r.found.is_some() {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// `pdtree replay`: runs cases differentially.
+#[derive(Args, Clone, Debug)]
+pub struct ReplayArgs {
+    /// Scripts (`*.ops`), transcripts (`*.t`, expected outcomes ignored) or raw fuzz inputs.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print every op and its outcome.
+    #[arg(long, short)]
+    pub verbose: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub target: Target,
+}
+
+impl ReplayArgs {
+    /// Replays each file; exit code 1 if any diverged or could not be read.
+    pub fn run(self) -> ExitCode {
+        let mut bad = 0;
+        for f in &self.files {
+            let case = match load(f) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    bad += 1;
+                    continue;
+                }
+            };
+            let (text, result) =
+                with_target!(self.target, |make| trace(case.limits, &case.ops, &make));
+            if self.verbose {
+                println!("== {}", f.display());
+                print!("{text}");
+            }
+            match result {
+                Ok(s) => println!(
+                    "{}: ok ({} ops, {} succeeded)",
+                    f.display(),
+                    s.stats.ops,
+                    s.stats.ok
+                ),
+                Err(d) => {
+                    bad += 1;
+                    println!("{}: DIVERGENCE `{}`", f.display(), d.signature());
+                    if !self.verbose {
+                        println!("\n{d}");
+                    }
+                }
+            }
+        }
+        if bad > 0 {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// `pdtree minimize`: shrinks a diverging case and writes its report.
+#[derive(Args, Clone, Debug)]
+pub struct MinimizeArgs {
+    /// A script, transcript or raw fuzz input that diverges.
+    pub file: PathBuf,
+    /// Where to write the report directory.
+    #[arg(long, default_value = DEFAULT_REPORT_DIR)]
+    pub report_dir: PathBuf,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub target: Target,
+}
+
+impl MinimizeArgs {
+    /// Prints the minimized script on stdout and writes the report. Exit code 1 when the case
+    /// does not diverge or cannot be read.
+    pub fn run(self) -> ExitCode {
+        let case = match load(&self.file) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        with_target!(self.target, |make| {
+            let Err(d) = run_ops(case.limits, &case.ops, &make) else {
+                eprintln!(
+                    "{}: no divergence, nothing to minimize",
+                    self.file.display()
+                );
+                return ExitCode::FAILURE;
+            };
+            let (limits, ops) = minimize_case(case.limits, &case.ops, &d, &make);
+            let md = run_ops(limits, &ops, &make).err().unwrap_or(d);
+            print!("{}", repro_script(limits, &ops, &md.signature()));
+            let c = Case {
+                limits,
+                ops: &ops,
+                divergence: &md,
+                origin: format!(
+                    "`pdtree minimize {}` ({} of {} ops kept)",
+                    self.file.display(),
+                    ops.len(),
+                    case.ops.len()
+                ),
+                input: case.input.as_deref(),
+            };
+            match write_report(&self.report_dir, &c) {
+                Ok(dir) => eprintln!("report: {}", dir.join("report.md").display()),
+                Err(e) => eprintln!("error: cannot write the report: {e}"),
+            }
+            ExitCode::SUCCESS
+        })
+    }
+}
+
+/// `pdtree print`: shows a raw fuzz input as a script (like `cargo fuzz fmt`).
+#[derive(Args, Clone, Debug)]
+pub struct PrintArgs {
+    /// The raw fuzz input.
+    pub input: PathBuf,
+}
+
+impl PrintArgs {
+    /// Prints the script, `limits` line included.
+    pub fn run(self) -> ExitCode {
+        let bytes = match std::fs::read(&self.input) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", self.input.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        let (limits, ops) = crate::gen::ops_from_bytes(&bytes);
+        let script = Script {
+            limits: Some(limits),
+            stmts: ops.into_iter().map(Stmt::Op).collect(),
+        };
+        print!("{}", print_script(&script));
+        ExitCode::SUCCESS
+    }
+}
