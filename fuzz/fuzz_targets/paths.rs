@@ -20,19 +20,34 @@ fn setup() -> Vec<Op> {
     let p = |s: &str| s.as_bytes().to_vec();
     vec![
         Op::Mkdir { path: p("/a") },
-        Op::Create { path: p("/a/f"), content: p("x\n") },
-        Op::Symlink { path: p("/a/l"), target: p("../a/f") },
+        Op::Create {
+            path: p("/a/f"),
+            content: p("x\n"),
+        },
+        Op::Symlink {
+            path: p("/a/l"),
+            target: p("../a/f"),
+        },
         Op::Mkdir { path: p("/a/d") },
         Op::Listing { path: p("/a/g") },
         Op::Register {
             dir: p("/net/ipv4"),
             rows: vec![Row::file("forwarding", "1\n"), Row::dir("neigh")],
         },
-        Op::Register { dir: p("/mnt"), rows: vec![] },
+        Op::Register {
+            dir: p("/mnt"),
+            rows: vec![],
+        },
         Op::Mkdir { path: p("/p") },
-        Op::Create { path: p("/p/q"), content: p("") },
+        Op::Create {
+            path: p("/p/q"),
+            content: p(""),
+        },
         Op::MarkPermanent { path: p("/p") },
-        Op::Open { slot: 0, path: p("/a/f") },
+        Op::Open {
+            slot: 0,
+            path: p("/a/f"),
+        },
     ]
 }
 
@@ -44,40 +59,74 @@ fn ops_for(prefix: &[u8], data: &[u8]) -> Vec<Op> {
     let mut ops = Vec::new();
     // Names: lookup_at in the root, in /a (ino 2), and in a file (ino 3, ENOTDIR after the name).
     for dir in [1, 2, 3] {
-        ops.push(Op::LookupAt { dir, name: data.to_vec() });
+        ops.push(Op::LookupAt {
+            dir,
+            name: data.to_vec(),
+        });
     }
     // Row names: the input as one name, and split on newlines into several (which may
     // repeat, be empty or be too long).
-    ops.push(Op::Register { dir: b"/reg".to_vec(), rows: vec![Row::file(data, "v")] });
-    ops.push(Op::Register { dir: b"/mnt".to_vec(), rows: vec![Row::dir(data)] });
+    ops.push(Op::Register {
+        dir: b"/reg".to_vec(),
+        rows: vec![Row::file(data, "v")],
+    });
+    ops.push(Op::Register {
+        dir: b"/mnt".to_vec(),
+        rows: vec![Row::dir(data)],
+    });
     let rows: Vec<Row> = data
         .split(|&b| b == b'\n')
         .enumerate()
         .map(|(i, n)| Row {
             name: n.to_vec(),
-            kind: if i % 2 == 0 { RowKind::File(b"1".to_vec()) } else { RowKind::Dir },
+            kind: if i % 2 == 0 {
+                RowKind::File(b"1".to_vec())
+            } else {
+                RowKind::Dir
+            },
         })
         .collect();
-    ops.push(Op::Register { dir: b"/reg2".to_vec(), rows });
+    ops.push(Op::Register {
+        dir: b"/reg2".to_vec(),
+        rows,
+    });
     // Paths.
     let mut path = prefix.to_vec();
     path.extend_from_slice(data);
     ops.extend([
         Op::Stat { path: path.clone() },
-        Op::OpenDir { slot: 1, path: path.clone() },
+        Op::OpenDir {
+            slot: 1,
+            path: path.clone(),
+        },
         Op::ReadPage { slot: 1, max: 8 },
-        Op::Open { slot: 2, path: path.clone() },
+        Op::Open {
+            slot: 2,
+            path: path.clone(),
+        },
         Op::Read { slot: 2 },
         Op::Close { slot: 2 },
         Op::MarkPermanent { path: path.clone() },
         Op::Remove { path: path.clone() },
         Op::RemoveSubtree { path: path.clone() },
         Op::Mkdir { path: path.clone() },
-        Op::Create { path: path.clone(), content: b"c".to_vec() },
-        Op::Symlink { path: path.clone(), target: path.clone() },
+        Op::Create {
+            path: path.clone(),
+            content: b"c".to_vec(),
+        },
+        Op::Symlink {
+            path: path.clone(),
+            target: path.clone(),
+        },
         Op::Listing { path: path.clone() },
-        Op::Register { dir: path.clone(), rows: vec![Row::file("r", "1")] },
-        Op::Register { dir: path.clone(), rows: vec![] },
+        Op::Register {
+            dir: path.clone(),
+            rows: vec![Row::file("r", "1")],
+        },
+        Op::Register {
+            dir: path.clone(),
+            rows: vec![],
+        },
         Op::Stat { path: path.clone() },
         Op::Read { slot: 0 },
         Op::RemoveSubtree { path },
@@ -87,12 +136,20 @@ fn ops_for(prefix: &[u8], data: &[u8]) -> Vec<Op> {
 
 fuzz_target!(|data: &[u8]| {
     // Small limits so ENOSPC / EFBIG / E2BIG paths are reachable too.
-    let limits = Limits { max_entries: 64, max_content: 1024, max_table_rows: 8, max_readdir: 16 };
+    let limits = Limits {
+        max_entries: 64,
+        max_content: 1024,
+        max_table_rows: 8,
+        max_readdir: 16,
+    };
     let mut core: Runner<Tree> = Runner::new(limits);
     let mut oracle: Runner<Oracle> = Runner::new(limits);
     for op in setup() {
         let (a, b) = (core.apply(&op), oracle.apply(&op));
-        assert!(!a.is_failure() && a == b, "setup {op}: core {a}, oracle {b}");
+        assert!(
+            !a.is_failure() && a == b,
+            "setup {op}: core {a}, oracle {b}"
+        );
     }
     let (prefix, data) = match data.split_first() {
         Some((&b, rest)) => (PREFIXES[usize::from(b) % PREFIXES.len()], rest),

@@ -1,0 +1,112 @@
+//! Makes the seed corpus of the `diff` fuzz target, `corpus/diff/`, deterministically.
+//!
+//! ```sh
+//! cargo run --release -p pdtree-harness --example make_diff_seeds [-- OUT_DIR]
+//! ```
+//!
+//! Seeds are byte inputs to the harness generator (`gen::ops_from_bytes`), so they are made
+//! by running it, not by hand:
+//!
+//! 1. **Coverage seeds.** Candidates are the campaign's own inputs (`campaign::iteration_input`,
+//!    seed `0x5eed`, at most 768 bytes). Each is run differentially on `pdtree::Tree` (it must not
+//!    diverge); its features are the (op, outcome) pairs it produced, an outcome being `ok`
+//!    or the error name. Greedily, a candidate is kept when it adds a feature not yet
+//!    covered.
+//! 2. **Planted-bug seeds.** For each `Fault`, the first campaign input (seed 1) on which
+//!    `Faulty` diverges: on the correct tree these run cleanly, and they steer libFuzzer
+//!    towards the op patterns that matter.
+//!
+//! Existing files in the output directory are left alone; seed files are named
+//! `cov-NNN-ITERATION` and `fault-NAME`.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use pdtree::{PseudoFs, Tree};
+use pdtree_harness::campaign::{self, iteration_input, CampaignConfig};
+use pdtree_harness::diff::diff_bytes;
+use pdtree_harness::faults::{Fault, Faulty};
+use pdtree_harness::gen::ops_from_bytes;
+use pdtree_harness::{Outcome, Runner};
+
+const CANDIDATES: u64 = 4_000;
+const MAX_LEN: usize = 768;
+const MAX_COVERAGE_SEEDS: usize = 48;
+
+fn main() {
+    let out = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "corpus/diff".into()),
+    );
+    std::fs::create_dir_all(&out).expect("create the output directory");
+
+    let mut covered: BTreeSet<(&str, &str)> = BTreeSet::new();
+    let mut kept = 0;
+    for i in 0..CANDIDATES {
+        let input = iteration_input(0x5eed, i, MAX_LEN);
+        let summary = match diff_bytes(&input, &|l| Tree::with_limits(l)) {
+            Ok(s) => s,
+            Err(d) => panic!("Tree diverges from the oracle on candidate {i}:\n{d}"),
+        };
+        // Features: (op keyword, "ok" or the error), realized by replaying the generated ops.
+        let (limits, ops) = ops_from_bytes(&input);
+        let mut runner: Runner<Tree> = Runner::new(limits);
+        let mut features = BTreeSet::new();
+        for op in &ops {
+            let class = match runner.apply(op) {
+                Outcome::Err(e) => e.name(),
+                Outcome::Violation(_) => "violation",
+                _ => "ok",
+            };
+            features.insert((op.keyword(), class));
+        }
+        if features.is_subset(&covered) {
+            continue;
+        }
+        let new = features.difference(&covered).count();
+        covered.extend(features);
+        std::fs::write(out.join(format!("cov-{kept:03}-{i}")), &input).expect("write a seed");
+        println!(
+            "cov-{kept:03}-{i}: {} bytes, {} ops, {new} new features",
+            input.len(),
+            summary.stats.ops
+        );
+        kept += 1;
+        if kept == MAX_COVERAGE_SEEDS {
+            break;
+        }
+    }
+    println!(
+        "{kept} coverage seeds covering {} (op, outcome) pairs",
+        covered.len()
+    );
+
+    let cfg = CampaignConfig {
+        seed: 1,
+        iterations: Some(20_000),
+        minimize: false,
+        ..CampaignConfig::default()
+    };
+    let mut fault_inputs: Vec<Vec<u8>> = Vec::new();
+    for fault in Fault::ALL {
+        let r = campaign::run(&cfg, &|l| Faulty::new(Tree::with_limits(l), fault));
+        match r.found {
+            Some(f) if !fault_inputs.contains(&f.input) => {
+                let name = format!("fault-{fault:?}");
+                std::fs::write(out.join(&name), &f.input).expect("write a seed");
+                println!(
+                    "{name}: iteration {}, {} bytes",
+                    f.seed_or_iteration,
+                    f.input.len()
+                );
+                fault_inputs.push(f.input);
+            }
+            Some(f) => println!(
+                "{fault:?}: iteration {}, same input as above",
+                f.seed_or_iteration
+            ),
+            None => println!("{fault:?}: not found in {} iterations", r.iterations),
+        }
+    }
+}
