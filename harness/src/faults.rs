@@ -219,7 +219,9 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
             (Fault::RemoveSubtreePartial, Err(Errno::EBUSY)) => {
                 // Detach what can go on its own before "finding" the busy descendant.
                 if let Ok(st) = self.inner.stat(path) {
-                    if let Ok(children) = read_all(&self.inner, st.ino, 64) {
+                    if let Ok(children) =
+                        read_all(&self.inner, st.ino, self.inner.limits().max_readdir)
+                    {
                         for c in children {
                             let mut p = path.to_vec();
                             p.push(b'/');
