@@ -428,10 +428,18 @@ fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
 /// Inserting the same (parent, name) keys into bare hash maps, in the same run.
 fn hashmap_baseline(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
     let names = &inp.names[..n as usize];
+    let std = best_map_build::<std::collections::hash_map::RandomState>(names, n);
+    r.push("create", "HashMap", n, n, std);
+    let fx = best_map_build::<rustc_hash::FxBuildHasher>(names, n);
+    r.push("create", "FxHashMap", n, n, fx);
+}
+
+/// The best time of building a `HashMap<(u64, Vec<u8>), u64>` with hasher `S` from `names`.
+fn best_map_build<S: std::hash::BuildHasher + Default>(names: &[Vec<u8>], n: u64) -> f64 {
     let mut best = f64::MAX;
     for _ in 0..small_n_reps(n) {
         let (map, secs) = time(|| {
-            let mut m: HashMap<(u64, Vec<u8>), u64> = HashMap::new();
+            let mut m: HashMap<(u64, Vec<u8>), u64, S> = HashMap::default();
             for (i, nm) in names.iter().enumerate() {
                 m.insert((2, nm.clone()), i as u64);
             }
@@ -440,20 +448,7 @@ fn hashmap_baseline(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
         drop(black_box(map));
         best = best.min(secs);
     }
-    r.push("create", "HashMap", n, n, best);
-    let mut best = f64::MAX;
-    for _ in 0..small_n_reps(n) {
-        let (map, secs) = time(|| {
-            let mut m: FxHashMap<(u64, Vec<u8>), u64> = FxHashMap::default();
-            for (i, nm) in names.iter().enumerate() {
-                m.insert((2, nm.clone()), i as u64);
-            }
-            m
-        });
-        drop(black_box(map));
-        best = best.min(secs);
-    }
-    r.push("create", "FxHashMap", n, n, best);
+    best
 }
 
 /// How many fresh builds to take the best of at size `n` (1 from 300,000 up).
