@@ -449,7 +449,11 @@ impl Oracle {
     /// where the root alone already passes the limit, that registration is `ENOSPC` too.
     fn check_room(&self, more: u64) -> Result<(), Errno> {
         let total = self.allocated().checked_add(more).ok_or(Errno::ENOSPC)?;
-        if total > self.limits.max_entries || self.next_ino.checked_add(more).is_none() {
+        // §3 counter limits: never more than 2^32 - 1 allocated entries, whatever the limit.
+        if total > self.limits.max_entries
+            || total > 4_294_967_295
+            || self.next_ino.checked_add(more).is_none()
+        {
             return Err(Errno::ENOSPC);
         }
         Ok(())

@@ -40,6 +40,8 @@ use entry::{
 
 type Slot = u32;
 const ROOT_SLOT: Slot = 0;
+/// The most entries the arena can hold (`u32` slots, `Slot::MAX` reserved as a sentinel).
+const MAX_ALLOCATED: u64 = Slot::MAX as u64;
 
 #[derive(Debug, Default)]
 struct Dir {
@@ -246,7 +248,8 @@ impl Tree {
     /// Room for `n` more entries: the entry limit, and inode numbers that cannot wrap.
     fn check_room(&self, n: u64) -> Result<(), Errno> {
         match (self.allocated.checked_add(n), self.next_ino.checked_add(n)) {
-            (Some(total), Some(_)) if total <= self.limits.max_entries => Ok(()),
+            // Slots are u32: whatever the limit says, the arena stops at u32::MAX entries.
+            (Some(total), Some(_)) if total <= self.limits.max_entries.min(MAX_ALLOCATED) => Ok(()),
             _ => Err(Errno::ENOSPC),
         }
     }
