@@ -32,6 +32,7 @@ pub mod faults;
 pub mod gen;
 pub mod minimize;
 pub mod op;
+pub mod paths;
 pub mod replay;
 pub mod report;
 pub mod runner;
