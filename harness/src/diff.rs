@@ -8,12 +8,14 @@
 //! 2. compares the two [`Outcome`]s exactly;
 //! 3. runs `check_invariants()` on A and on B and compares their `stats()`;
 //! 4. if the op failed, proves it changed nothing (SPEC §8.8, atomicity), on both sides:
-//!    `stats()` before == after for every op, and the full canonical dump before == after for
-//!    every op whose [`PseudoFs`] method takes `&mut self` ([`OpKind::may_mutate`]) — the
-//!    `&self` methods cannot change the state (only interior mutability could, and that is
-//!    still caught by the `stats()` comparison and the final dump comparison). The dump taken
-//!    after a failed op is the proven-equal "before" of the next one, so a run of failing
-//!    mutating ops dumps once per op, not twice;
+//!    `stats()` before == after for every op; for every op whose [`PseudoFs`] method takes
+//!    `&mut self` ([`OpKind::may_mutate`]), A's full canonical dump before == after, and B
+//!    (which must be `Clone + PartialEq`, as the oracle is) structurally equal to a copy taken
+//!    before — every field, a stronger proof than its dump and much cheaper than the oracle's
+//!    naive dump. The `&self` methods cannot change the state (only interior mutability
+//!    could, and that is still caught by the `stats()` comparison and the final dump
+//!    comparison). The dump of A taken after a failed op is the proven-equal "before" of the
+//!    next one, so a run of failing mutating ops dumps A once per op, not twice;
 //! 5. checks the SPEC §5 ordering guarantee for every open readdir cursor (see below).
 //!
 //! [`DiffRunner::finish`] compares the full dumps of A and B. On any divergence the two dumps
@@ -398,14 +400,16 @@ pub struct DiffRunner<A: PseudoFs, B: PseudoFs = Oracle> {
     b: Runner<B>,
     limits: Limits,
     index: usize,
-    /// Dumps of A and B known to describe the current state (after a proven no-op).
-    clean: Option<(String, String)>,
+    /// A dump of A known to describe its current state (after a proven no-op).
+    clean: Option<String>,
     scans: Vec<Option<Scan>>,
     summary: RunSummary,
     broken: bool,
 }
 
-impl<A: PseudoFs, B: PseudoFs> DiffRunner<A, B> {
+/// B must be `Clone + PartialEq` so a failed op can be proven to have changed nothing by a
+/// structural comparison (the oracle is both).
+impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
     /// A runner over `a` (under test) and `b` (reference), both fresh trees with `limits`.
     pub fn new(limits: Limits, a: A, b: B) -> Self {
         install_panic_hook();
@@ -442,7 +446,11 @@ impl<A: PseudoFs, B: PseudoFs> DiffRunner<A, B> {
     }
 
     fn dump_of<T: PseudoFs>(r: &Runner<T>) -> String {
-        match catch(|| r.tree().dump()) {
+        Self::dump_of_tree(r.tree())
+    }
+
+    fn dump_of_tree<T: PseudoFs>(t: &T) -> String {
+        match catch(|| t.dump()) {
             Ok(d) => d,
             Err(c) => format!("(dump panicked at {}: {})\n", c.location, c.message),
         }
@@ -519,12 +527,15 @@ impl<A: PseudoFs, B: PseudoFs> DiffRunner<A, B> {
             location: c.location,
         };
 
-        // State before, for the atomicity proof.
+        // State before, for the atomicity proof: A's canonical dump (A is any tree, the dump
+        // is all it offers) and a structural copy of B (cheaper than B's naive dump, and a
+        // stronger proof: every field, not just what the dump shows).
         let before = if kind.may_mutate() {
-            Some(match self.clean.take() {
+            let da = match self.clean.take() {
                 Some(d) => d,
-                None => (Self::dump_of(&self.a), Self::dump_of(&self.b)),
-            })
+                None => Self::dump_of(&self.a),
+            };
+            Some((da, self.b.tree().clone()))
         } else {
             None
         };
@@ -618,15 +629,30 @@ impl<A: PseudoFs, B: PseudoFs> DiffRunner<A, B> {
                     fail!(DivergenceKind::Atomicity { side, what }, None);
                 }
             }
-            if let Some((da0, db0)) = before {
-                let (da1, db1) = (Self::dump_of(&self.a), Self::dump_of(&self.b));
-                for (side, d0, d1) in [(Side::A, &da0, &da1), (Side::B, &db0, &db1)] {
-                    if d0 != d1 {
-                        let what = unified_diff(d0, d1, "before", "after");
-                        fail!(DivergenceKind::Atomicity { side, what }, None);
-                    }
+            if let Some((da0, b0)) = before {
+                if *self.b.tree() != b0 {
+                    let (db0, db1) = (Self::dump_of_tree(&b0), Self::dump_of(&self.b));
+                    let what = unified_diff(&db0, &db1, "before", "after");
+                    fail!(
+                        DivergenceKind::Atomicity {
+                            side: Side::B,
+                            what
+                        },
+                        None
+                    );
                 }
-                self.clean = Some((da1, db1));
+                let da1 = Self::dump_of(&self.a);
+                if da0 != da1 {
+                    let what = unified_diff(&da0, &da1, "before", "after");
+                    fail!(
+                        DivergenceKind::Atomicity {
+                            side: Side::A,
+                            what
+                        },
+                        None
+                    );
+                }
+                self.clean = Some(da1);
             }
         }
 

@@ -47,7 +47,7 @@ use pdtree::{
 const ROOT: usize = 0;
 
 /// What an entry holds, by kind (SEMANTICS §1).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Body {
     Dir,
     File(Vec<u8>),
@@ -68,7 +68,7 @@ impl Body {
 
 /// One entry. Only facts live here, nothing derived: no counters of children, no refcounts
 /// except `open_refs` (which is a fact: how many handles took a reference, SEMANTICS §7).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Node {
     ino: Ino,
     name: Vec<u8>,
@@ -87,7 +87,7 @@ struct Node {
 }
 
 /// A live registered table (SEMANTICS §4).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Header {
     id: HeaderId,
     /// Inode numbers of the directories on the header's path, outermost first, root excluded.
@@ -97,7 +97,7 @@ struct Header {
     rows: Vec<HeaderRow>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct HeaderRow {
     name: Vec<u8>,
     ino: Ino,
@@ -105,7 +105,7 @@ struct HeaderRow {
 }
 
 /// An open handle (SEMANTICS §7).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Handle {
     id: HandleId,
     /// Arena index of the entry (stays valid: a slot is freed only after its last handle).
@@ -134,7 +134,7 @@ struct Handle {
 /// );
 /// assert!(o.check_invariants().is_ok());
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Oracle {
     limits: Limits,
     /// Every entry ever created; a slot becomes `None` when its entry is freed, and is never

@@ -39,41 +39,71 @@ pub(super) fn path_of(tree: &Tree, slot: u32) -> String {
     out
 }
 
+/// Appends `n` in decimal. The dump is taken before every mutating op of a differential run,
+/// so it avoids the formatting machinery on its hot path.
+fn push_num(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(buf[i..].iter().map(|&b| b as char));
+}
+
 pub(super) fn dump(tree: &Tree) -> String {
     let mut out = String::new();
-    // Explicit stack of (slot, path): pre-order without recursion.
-    let mut stack = vec![(ROOT_SLOT, String::from("/"))];
-    while let Some((slot, path)) = stack.pop() {
+    // Pre-order without recursion: a stack of (slot, length of its parent's path in `path`).
+    // Everything visited between pushing a child and popping it lies under the same parent,
+    // so truncating `path` to that length gives the parent's path back.
+    let mut path = String::new();
+    let mut stack = vec![(ROOT_SLOT, 0usize)];
+    while let Some((slot, parent_len)) = stack.pop() {
         let st = tree.stat_slot(slot);
         let e = tree.entry(slot);
-        let _ = write!(
-            out,
-            "entry {path} {} ino={} nlink={} size={} owner={}",
-            st.kind.word(),
-            st.ino,
-            st.nlink,
-            st.size,
-            st.owner
-        );
-        if let Body::Dir(d) = &e.body {
-            let _ = write!(out, " hrefs={}", d.hrefs);
+        path.truncate(parent_len);
+        if slot != ROOT_SLOT {
+            path.push('/');
+            escape_into(&mut path, &e.name);
         }
-        let _ = writeln!(
-            out,
-            " perm={} open={}",
-            u8::from(st.permanent),
-            st.open_refs
-        );
-        if let Body::Dir(d) = &e.body {
-            let base = if slot == ROOT_SLOT { "" } else { path.as_str() };
-            let children: Vec<u32> = d.children.iter().map(|(_, s)| s).collect();
-            for &child in children.iter().rev() {
-                let mut p = String::with_capacity(base.len() + 16);
-                p.push_str(base);
-                p.push('/');
-                escape_into(&mut p, &tree.entry(child).name);
-                stack.push((child, p));
+        out.push_str("entry ");
+        out.push_str(if path.is_empty() { "/" } else { &path });
+        out.push(' ');
+        out.push_str(st.kind.word());
+        out.push_str(" ino=");
+        push_num(&mut out, st.ino);
+        out.push_str(" nlink=");
+        push_num(&mut out, st.nlink);
+        out.push_str(" size=");
+        push_num(&mut out, st.size);
+        out.push_str(" owner=");
+        match st.owner {
+            Owner::Explicit => out.push_str("explicit"),
+            Owner::Implicit => out.push_str("implicit"),
+            Owner::Header(h) => {
+                out.push_str("header:");
+                push_num(&mut out, h);
             }
+        }
+        if let Body::Dir(d) = &e.body {
+            out.push_str(" hrefs=");
+            push_num(&mut out, d.hrefs);
+        }
+        out.push_str(if st.permanent {
+            " perm=1 open="
+        } else {
+            " perm=0 open="
+        });
+        push_num(&mut out, st.open_refs);
+        out.push('\n');
+        if let Body::Dir(d) = &e.body {
+            let mark = stack.len();
+            stack.extend(d.children.iter().map(|(_, s)| (s, path.len())));
+            stack[mark..].reverse();
         }
     }
     for (id, h) in &tree.headers {
