@@ -310,4 +310,25 @@ mod tests {
             (9_992..10_002).collect::<Vec<_>>()
         );
     }
+
+    #[test]
+    fn tombstones_never_outnumber_live_children() {
+        // The invariant `2 * dead <= slots.len()` after every public call, which keeps a scan
+        // O(live children) and removal amortised O(log n).
+        let mut c = Children::default();
+        for i in 2..2002u64 {
+            c.push(i, i as u32);
+        }
+        // Remove every other child, then the rest from the front, checking after each call.
+        for i in (2..2002u64).step_by(2).chain((3..2002u64).step_by(2)) {
+            assert!(c.remove(i));
+            assert!(
+                2 * c.dead <= c.slots.len(),
+                "{} dead of {}",
+                c.dead,
+                c.slots.len()
+            );
+        }
+        assert!(c.is_empty());
+    }
 }
