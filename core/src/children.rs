@@ -286,4 +286,49 @@ mod tests {
         assert_eq!(c.get(4), None);
         assert_eq!(c.iter().last(), Some((1001, 1001)));
     }
+
+    #[test]
+    fn mass_removal_gives_memory_back() {
+        // The rmmod case: after removing almost everything, the vectors shrink (the memory
+        // goal in docs/PERFORMANCE.md), and the children left are intact.
+        let mut c = Children::default();
+        for i in 2..10_002u64 {
+            c.push(i, i as u32);
+        }
+        let gone: Vec<u64> = (2..9_992u64).collect();
+        assert_eq!(c.remove_sorted(&gone), gone.len());
+        c.check().unwrap();
+        assert_eq!(c.len(), 10);
+        assert!(
+            c.slots.capacity() <= 40,
+            "slots keep {}",
+            c.slots.capacity()
+        );
+        assert!(c.inos.capacity() <= 40, "inos keep {}", c.inos.capacity());
+        assert_eq!(
+            c.iter().map(|(i, _)| i).collect::<Vec<_>>(),
+            (9_992..10_002).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn tombstones_never_outnumber_live_children() {
+        // The invariant `2 * dead <= slots.len()` after every public call, which keeps a scan
+        // O(live children) and removal amortised O(log n).
+        let mut c = Children::default();
+        for i in 2..2002u64 {
+            c.push(i, i as u32);
+        }
+        // Remove every other child, then the rest from the front, checking after each call.
+        for i in (2..2002u64).step_by(2).chain((3..2002u64).step_by(2)) {
+            assert!(c.remove(i));
+            assert!(
+                2 * c.dead <= c.slots.len(),
+                "{} dead of {}",
+                c.dead,
+                c.slots.len()
+            );
+        }
+        assert!(c.is_empty());
+    }
 }

@@ -265,3 +265,326 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     }
     Ok(())
 }
+
+/// Each test builds a healthy tree that exercises every kind of state `check` looks at, breaks
+/// one piece of internal state and asserts that `check` reports the right invariant. (The
+/// differential and transcript tests only ever see healthy trees, so without these a `check`
+/// that accepts everything would pass them all.)
+#[cfg(test)]
+mod tests {
+    use super::super::entry::{Name, OwnerWord, UNLINKED};
+    use super::super::{ino_hash, name_hash, Slot};
+    use super::*;
+    use crate::children::Children;
+    use crate::spec::PseudoFs;
+    use crate::types::Row;
+    use std::sync::Arc;
+
+    /// `/a/f` (open), `/a/sub`, `/a/ls` (a listing, read so its cache is filled, then made
+    /// stale), `/r/s/{x,y}` (header rows under implicit `/r`, `/r/s`), `/m` (an empty-table
+    /// mount point), `/pf` (opened, then made permanent), `/gone` (removed while open) and
+    /// a freed slot.
+    fn fixture() -> Tree {
+        let mut t = Tree::new();
+        t.mkdir(b"/a").unwrap();
+        t.create(b"/a/f", b"hello").unwrap();
+        t.mkdir(b"/a/sub").unwrap();
+        t.listing(b"/a/ls").unwrap();
+        let h = t.open(b"/a/ls").unwrap();
+        assert!(!t.read(h).unwrap().is_empty());
+        t.close(h).unwrap();
+        t.create(b"/a/later", b"").unwrap(); // the cached listing is now an old generation
+        t.open(b"/a/f").unwrap();
+        t.register(b"/r/s", &[Row::file("x", "1"), Row::dir("y")])
+            .unwrap();
+        t.mkdir(b"/m").unwrap();
+        t.register(b"/m", &[]).unwrap();
+        t.create(b"/pf", b"p").unwrap();
+        t.open(b"/pf").unwrap();
+        t.mark_permanent(b"/pf").unwrap();
+        t.create(b"/gone", b"g").unwrap();
+        t.open(b"/gone").unwrap();
+        t.remove(b"/gone").unwrap();
+        t.create(b"/tmp", b"").unwrap();
+        t.remove(b"/tmp").unwrap();
+        assert!(!t.free.is_empty());
+        assert_eq!(check(&t), Ok(()));
+        t
+    }
+
+    fn slot(t: &Tree, path: &[u8]) -> Slot {
+        t.resolve_bytes(path).unwrap()
+    }
+
+    fn dir_mut<'a>(t: &'a mut Tree, path: &[u8]) -> &'a mut super::super::Dir {
+        let s = slot(t, path);
+        t.dir_mut(s)
+    }
+
+    #[track_caller]
+    fn broken_as(t: &Tree, invariant: u8) -> String {
+        match check(t) {
+            Ok(()) => panic!("check passed, expected invariant {invariant}"),
+            Err(v) => {
+                assert_eq!(v.invariant, invariant, "{v}");
+                v.detail
+            }
+        }
+    }
+
+    #[test]
+    fn healthy_fixture_passes() {
+        let t = fixture();
+        // The fixture really holds the states the checks below distinguish.
+        let gone = t.entries.iter().flatten().find(|e| !e.reachable()).unwrap();
+        assert_eq!(gone.open_refs, 1);
+        assert!(t.entry(slot(&t, b"/pf")).permanent());
+        let a = t.dir(slot(&t, b"/a")).unwrap();
+        assert!(matches!(&a.listing_cache, Some((g, _)) if *g != a.generation));
+        assert_eq!(t.entry(slot(&t, b"/r")).owner(), Owner::Implicit);
+    }
+
+    #[test]
+    fn child_with_a_wrong_inode_is_invariant_1() {
+        let mut t = fixture();
+        let f = slot(&t, b"/a/f");
+        t.entry_mut(f).ino += 1000;
+        broken_as(&t, 1);
+    }
+
+    #[test]
+    fn child_with_a_wrong_parent_is_invariant_1() {
+        let mut t = fixture();
+        let (f, m) = (slot(&t, b"/a/f"), slot(&t, b"/m"));
+        t.entry_mut(f).parent = m;
+        broken_as(&t, 1);
+    }
+
+    #[test]
+    fn a_name_twice_in_one_directory_is_invariant_1() {
+        let mut t = fixture();
+        let sub = slot(&t, b"/a/sub");
+        t.entry_mut(sub).name = Name::new(b"f");
+        assert!(broken_as(&t, 1).contains("twice"));
+    }
+
+    #[test]
+    fn a_slot_reached_twice_is_invariant_1() {
+        let mut t = fixture();
+        let f = slot(&t, b"/a/f");
+        let ino = t.entry(f).ino;
+        // /m lists /a/f as well (same inode and slot, so only the double visit is wrong).
+        dir_mut(&mut t, b"/m").children.push(ino, f);
+        // The parent check fires first for /m or the double visit for /a: both are 1.
+        broken_as(&t, 1);
+    }
+
+    #[test]
+    fn a_wrong_subdirectory_count_is_invariant_2() {
+        let mut t = fixture();
+        dir_mut(&mut t, b"/a").subdirs += 1;
+        broken_as(&t, 2);
+    }
+
+    #[test]
+    fn a_wrong_name_byte_count_is_invariant_7() {
+        let mut t = fixture();
+        dir_mut(&mut t, b"/a").name_bytes += 1;
+        broken_as(&t, 7);
+    }
+
+    #[test]
+    fn a_stale_cached_listing_at_the_current_generation_is_invariant_7() {
+        let mut t = fixture();
+        let d = dir_mut(&mut t, b"/a");
+        d.listing_cache = Some((d.generation, Arc::from(&b"f\tnot-there\n"[..])));
+        assert!(broken_as(&t, 7).contains("stale"));
+    }
+
+    #[test]
+    fn a_reachable_entry_marked_removed_is_invariant_3() {
+        let mut t = fixture();
+        let f = slot(&t, b"/a/f");
+        // Unlink /a/f's entry but leave it listed: the parent check (1) fires when /a is
+        // walked, whichever of the two the walk meets first it is never Ok.
+        t.entry_mut(f).parent = UNLINKED;
+        let d = check(&t).unwrap_err();
+        assert!(matches!(d.invariant, 1 | 3), "{d}");
+    }
+
+    #[test]
+    fn a_wrong_open_count_is_invariant_3() {
+        let mut t = fixture();
+        let f = slot(&t, b"/a/f");
+        t.entry_mut(f).open_refs += 1;
+        assert!(broken_as(&t, 3).contains("open_refs"));
+    }
+
+    #[test]
+    fn a_removed_entry_nobody_holds_is_invariant_3() {
+        let mut t = fixture();
+        let gone = (0..t.entries.len() as u32)
+            .find(|&s| {
+                t.entries[s as usize]
+                    .as_ref()
+                    .is_some_and(|e| !e.reachable())
+            })
+            .unwrap();
+        t.handles.retain(|_, h| h.slot != gone);
+        t.entry_mut(gone).open_refs = 0;
+        assert!(broken_as(&t, 3).contains("unreferenced"));
+    }
+
+    #[test]
+    fn an_unlinked_entry_still_marked_reachable_is_invariant_3() {
+        let mut t = fixture();
+        let gone = (0..t.entries.len() as u32)
+            .find(|&s| {
+                t.entries[s as usize]
+                    .as_ref()
+                    .is_some_and(|e| !e.reachable())
+            })
+            .unwrap();
+        t.entry_mut(gone).parent = ROOT_SLOT;
+        assert!(broken_as(&t, 3).contains("marked reachable"));
+    }
+
+    #[test]
+    fn a_handle_reference_on_a_permanent_entry_does_not_count() {
+        // /pf was opened (took_ref) before it was made permanent: that reference is not held.
+        let mut t = fixture();
+        let pf = slot(&t, b"/pf");
+        assert!(t.handles.values().any(|h| h.slot == pf && h.took_ref));
+        t.entry_mut(pf).open_refs = 1;
+        broken_as(&t, 3);
+    }
+
+    #[test]
+    fn wrong_live_counter_is_invariant_3() {
+        let mut t = fixture();
+        t.live += 1;
+        assert!(broken_as(&t, 3).contains("counters"));
+    }
+
+    #[test]
+    fn wrong_allocated_counter_is_invariant_3() {
+        let mut t = fixture();
+        t.allocated += 1;
+        assert!(broken_as(&t, 3).contains("counters"));
+    }
+
+    #[test]
+    fn a_wrong_free_list_is_invariant_3() {
+        let mut t = fixture();
+        t.free.pop();
+        assert!(broken_as(&t, 3).contains("free slots"));
+    }
+
+    #[test]
+    fn a_slot_missing_from_by_name_is_invariant_4() {
+        let mut t = fixture();
+        let f = slot(&t, b"/a/f");
+        let a = slot(&t, b"/a");
+        let h = name_hash(a, b"f");
+        t.by_name.find_entry(h, |&s| s == f).unwrap().remove();
+        broken_as(&t, 4);
+    }
+
+    #[test]
+    fn a_slot_missing_from_the_file_index_is_invariant_4() {
+        let mut t = fixture();
+        let ino = t.entry(slot(&t, b"/a/f")).ino;
+        assert!(t.files_by_ino.remove(ino));
+        broken_as(&t, 4);
+    }
+
+    #[test]
+    fn a_file_filed_as_a_directory_is_invariant_4() {
+        // Same counts, wrong index: /a/f moves from files_by_ino to dirs_by_ino.
+        let mut t = fixture();
+        let f = slot(&t, b"/a/f");
+        let ino = t.entry(f).ino;
+        assert!(t.files_by_ino.remove(ino));
+        let entries = &t.entries;
+        t.dirs_by_ino.insert_unique(ino_hash(ino), f, |&s| {
+            ino_hash(entries[s as usize].as_ref().unwrap().ino)
+        });
+        assert!(broken_as(&t, 4).contains("wrong inode index"));
+    }
+
+    #[test]
+    fn a_directory_also_filed_as_a_file_is_invariant_4() {
+        // /a/sub is in dirs_by_ino and (wrongly) files_by_ino; /a/f is in neither: the counts
+        // agree, only the per-entry check sees it.
+        let mut t = fixture();
+        let (f, sub) = (slot(&t, b"/a/f"), slot(&t, b"/a/sub"));
+        let (fino, subino) = (t.entry(f).ino, t.entry(sub).ino);
+        assert!(t.files_by_ino.remove(fino));
+        let mut files = Children::default();
+        let mut all: Vec<(u64, u32)> = t.files_by_ino.iter().collect();
+        all.push((subino, sub));
+        all.sort();
+        for (i, s) in all {
+            files.push(i, s);
+        }
+        t.files_by_ino = files;
+        broken_as(&t, 4);
+    }
+
+    #[test]
+    fn an_entry_indexed_under_a_wrong_name_is_invariant_4() {
+        // The walk sees a consistent tree; only the name index is off.
+        let mut t = fixture();
+        let sub = slot(&t, b"/a/sub");
+        let a = slot(&t, b"/a");
+        t.by_name
+            .find_entry(name_hash(a, b"sub"), |&s| s == sub)
+            .unwrap()
+            .remove();
+        let entries = &t.entries;
+        t.by_name
+            .insert_unique(name_hash(a, b"elsewhere"), sub, |&s| {
+                let e = entries[s as usize].as_ref().unwrap();
+                name_hash(e.parent, &e.name)
+            });
+        assert!(broken_as(&t, 4).contains("not found by name"));
+    }
+
+    #[test]
+    fn a_wrong_header_reference_count_names_its_directory() {
+        let mut t = fixture();
+        dir_mut(&mut t, b"/r/s").hrefs += 1;
+        assert!(broken_as(&t, 5).starts_with("/r/s:"));
+    }
+
+    #[test]
+    fn a_stray_header_reference_count_names_its_directory() {
+        let mut t = fixture();
+        dir_mut(&mut t, b"/a").hrefs = 1;
+        assert!(broken_as(&t, 5).starts_with("/a:"));
+    }
+
+    #[test]
+    fn a_wrong_mount_count_is_invariant_5() {
+        let mut t = fixture();
+        dir_mut(&mut t, b"/m").mounts += 1;
+        assert!(broken_as(&t, 5).contains("mount-point"));
+    }
+
+    #[test]
+    fn a_row_owned_by_another_header_is_invariant_5() {
+        let mut t = fixture();
+        let x = slot(&t, b"/r/s/x");
+        let other = *t.headers.keys().max().unwrap() + 1;
+        t.entry_mut(x).owner = OwnerWord::new(Owner::Header(other), false);
+        assert!(broken_as(&t, 5).contains("owned by another"));
+    }
+
+    #[test]
+    fn an_implicit_directory_without_a_header_is_invariant_5() {
+        let mut t = fixture();
+        let a = slot(&t, b"/a");
+        t.entry_mut(a).owner = OwnerWord::new(Owner::Implicit, false);
+        assert!(broken_as(&t, 5).contains("implicit directory with no header"));
+    }
+}
