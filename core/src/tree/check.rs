@@ -125,6 +125,11 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
                 ),
             );
         }
+        // 6. Permanent entries stay reachable (checked before the leak rules below, which an
+        // unreachable permanent entry would otherwise trip first).
+        if e.permanent() && !reachable[slot] {
+            return broken(6, format!("permanent ino {} is not reachable", e.ino));
+        }
         if !reachable[slot] {
             if e.reachable() {
                 return broken(
@@ -138,10 +143,6 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
                     format!("ino {} is removed, unreferenced and still allocated", e.ino),
                 );
             }
-        }
-        // 6. Permanent entries stay reachable.
-        if e.permanent() && !reachable[slot] {
-            return broken(6, format!("permanent ino {} is not reachable", e.ino));
         }
     }
     if live != t.live || allocated != t.allocated {
@@ -433,6 +434,22 @@ mod tests {
         t.handles.retain(|_, h| h.slot != gone);
         t.entry_mut(gone).open_refs = 0;
         assert!(broken_as(&t, 3).contains("unreferenced"));
+    }
+
+    #[test]
+    fn an_unreachable_permanent_entry_is_invariant_6() {
+        let mut t = fixture();
+        let gone = (0..t.entries.len() as u32)
+            .find(|&s| {
+                t.entries[s as usize]
+                    .as_ref()
+                    .is_some_and(|e| !e.reachable())
+            })
+            .unwrap();
+        let e = t.entry_mut(gone);
+        e.owner = super::super::entry::OwnerWord::new(crate::types::Owner::Explicit, true);
+        e.open_refs = 0;
+        assert!(broken_as(&t, 6).contains("permanent"));
     }
 
     #[test]
