@@ -323,6 +323,17 @@ mod tests {
     }
 
     #[track_caller]
+    /// The fixture's entry that was removed while a handle held it open.
+    fn removed_but_open(t: &Tree) -> Slot {
+        (0..t.entries.len() as u32)
+            .find(|&s| {
+                t.entries[s as usize]
+                    .as_ref()
+                    .is_some_and(|e| !e.reachable())
+            })
+            .expect("the fixture holds a removed-but-open entry")
+    }
+
     fn broken_as(t: &Tree, invariant: u8) -> String {
         match check(t) {
             Ok(()) => panic!("check passed, expected invariant {invariant}"),
@@ -424,13 +435,7 @@ mod tests {
     #[test]
     fn a_removed_entry_nobody_holds_is_invariant_3() {
         let mut t = fixture();
-        let gone = (0..t.entries.len() as u32)
-            .find(|&s| {
-                t.entries[s as usize]
-                    .as_ref()
-                    .is_some_and(|e| !e.reachable())
-            })
-            .unwrap();
+        let gone = removed_but_open(&t);
         t.handles.retain(|_, h| h.slot != gone);
         t.entry_mut(gone).open_refs = 0;
         assert!(broken_as(&t, 3).contains("unreferenced"));
@@ -439,13 +444,7 @@ mod tests {
     #[test]
     fn an_unreachable_permanent_entry_is_invariant_6() {
         let mut t = fixture();
-        let gone = (0..t.entries.len() as u32)
-            .find(|&s| {
-                t.entries[s as usize]
-                    .as_ref()
-                    .is_some_and(|e| !e.reachable())
-            })
-            .unwrap();
+        let gone = removed_but_open(&t);
         let e = t.entry_mut(gone);
         e.owner = super::super::entry::OwnerWord::new(crate::types::Owner::Explicit, true);
         e.open_refs = 0;
@@ -455,13 +454,7 @@ mod tests {
     #[test]
     fn an_unlinked_entry_still_marked_reachable_is_invariant_3() {
         let mut t = fixture();
-        let gone = (0..t.entries.len() as u32)
-            .find(|&s| {
-                t.entries[s as usize]
-                    .as_ref()
-                    .is_some_and(|e| !e.reachable())
-            })
-            .unwrap();
+        let gone = removed_but_open(&t);
         t.entry_mut(gone).parent = ROOT_SLOT;
         assert!(broken_as(&t, 3).contains("marked reachable"));
     }

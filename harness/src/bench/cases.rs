@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use pdtree::{Ino, PseudoFs, Row, Tree};
 use pdtree_oracle::Oracle;
-use rustc_hash::FxHashMap;
 
 use super::{live_bytes, set_counting, BenchOptions, BenchReport, Case, Goal, Point};
 
@@ -310,29 +309,12 @@ fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
         });
         r.push("lookup", s, n, ops, secs);
         if !is_oracle {
-            let map: HashMap<Vec<u8>, u64> = names
-                .iter()
-                .cloned()
-                .zip(first_ino..first_ino + n)
-                .collect();
-            let ((), secs) = time(|| {
-                for &i in &order {
-                    black_box(map.get(&names[i as usize][..]).expect("hashmap get"));
-                }
-            });
-            r.push("lookup", "HashMap", n, ops, secs);
-            drop(map);
-            let map: FxHashMap<Vec<u8>, u64> = names
-                .iter()
-                .cloned()
-                .zip(first_ino..first_ino + n)
-                .collect();
-            let ((), secs) = time(|| {
-                for &i in &order {
-                    black_box(map.get(&names[i as usize][..]).expect("hashmap get"));
-                }
-            });
-            r.push("lookup", "FxHashMap", n, ops, secs);
+            let keys = &names[..n as usize];
+            let std =
+                map_lookups::<std::collections::hash_map::RandomState>(keys, first_ino, &order);
+            r.push("lookup", "HashMap", n, ops, std);
+            let fx = map_lookups::<rustc_hash::FxBuildHasher>(keys, first_ino, &order);
+            r.push("lookup", "FxHashMap", n, ops, fx);
         }
     }
 
@@ -449,6 +431,22 @@ fn best_map_build<S: std::hash::BuildHasher + Default>(names: &[Vec<u8>], n: u64
         best = best.min(secs);
     }
     best
+}
+
+/// Seconds for `order`'s gets on a `HashMap<Vec<u8>, u64>` with hasher `S` built from `keys`.
+fn map_lookups<S: std::hash::BuildHasher + Default>(
+    keys: &[Vec<u8>],
+    first_ino: u64,
+    order: &[u32],
+) -> f64 {
+    let mut map: HashMap<Vec<u8>, u64, S> = HashMap::default();
+    map.extend(keys.iter().cloned().zip(first_ino..));
+    let ((), secs) = time(|| {
+        for &i in order {
+            black_box(map.get(&keys[i as usize][..]).expect("hashmap get"));
+        }
+    });
+    secs
 }
 
 /// How many fresh builds to take the best of at size `n` (1 from 300,000 up).
