@@ -192,6 +192,36 @@ impl Children {
 mod tests {
     use super::*;
 
+    /// Each structural rule `check` states is one it enforces.
+    #[test]
+    fn check_reports_each_broken_rule() {
+        let healthy = || {
+            let mut c = Children::default();
+            for i in 2..70u64 {
+                c.push(i, i as u32);
+            }
+            c.remove(10);
+            c.check().unwrap();
+            c
+        };
+        let mut c = healthy();
+        c.slots.pop();
+        assert!(c.check().unwrap_err().contains("slots"));
+        let mut c = healthy();
+        c.inos.swap(3, 4);
+        assert!(c.check().unwrap_err().contains("before inode"));
+        let mut c = healthy();
+        c.dead += 1;
+        assert!(c.check().unwrap_err().contains("tombstones"));
+        let mut c = healthy();
+        *c.slots.last_mut().unwrap() = DEAD;
+        c.dead += 1;
+        assert!(c.check().unwrap_err().contains("trailing"));
+        let mut c = healthy();
+        c.sample[1] += 1;
+        assert!(c.check().unwrap_err().contains("sample"));
+    }
+
     #[test]
     fn push_remove_resume() {
         let mut c = Children::default();
