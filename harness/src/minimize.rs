@@ -395,47 +395,9 @@ fn rename_path(p: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
 
 /// `op` with every path component and name equal to `from` replaced by `to`.
 fn rename_op(op: &Op, from: &[u8], to: &[u8]) -> Op {
-    let p = |x: &Vec<u8>| rename_path(x, from, to);
-    let n = |x: &Vec<u8>| if x == from { to.to_vec() } else { x.clone() };
-    match op {
-        Op::Mkdir { path } => Op::Mkdir { path: p(path) },
-        Op::Create { path, content } => Op::Create {
-            path: p(path),
-            content: content.clone(),
-        },
-        Op::Symlink { path, target } => Op::Symlink {
-            path: p(path),
-            target: target.clone(),
-        },
-        Op::Listing { path } => Op::Listing { path: p(path) },
-        Op::Register { dir, rows } => Op::Register {
-            dir: p(dir),
-            rows: rows
-                .iter()
-                .map(|r| Row {
-                    name: n(&r.name),
-                    kind: r.kind.clone(),
-                })
-                .collect(),
-        },
-        Op::Stat { path } => Op::Stat { path: p(path) },
-        Op::LookupAt { dir, name } => Op::LookupAt {
-            dir: *dir,
-            name: n(name),
-        },
-        Op::Remove { path } => Op::Remove { path: p(path) },
-        Op::RemoveSubtree { path } => Op::RemoveSubtree { path: p(path) },
-        Op::MarkPermanent { path } => Op::MarkPermanent { path: p(path) },
-        Op::Open { slot, path } => Op::Open {
-            slot: *slot,
-            path: p(path),
-        },
-        Op::OpenDir { slot, path } => Op::OpenDir {
-            slot: *slot,
-            path: p(path),
-        },
-        other => other.clone(),
-    }
+    let p = |x: &[u8]| rename_path(x, from, to);
+    let n = |x: &[u8]| if x == from { to.to_vec() } else { x.to_vec() };
+    op.map_strings(&p, &n, &|x: &[u8]| x.to_vec())
 }
 
 /// Every name used in `ops` (path components, row names, looked-up names), in order of first

@@ -215,46 +215,69 @@ impl Op {
     /// assert_eq!(t.expand(42), Op::Mkdir { path: b"/d42".to_vec() });
     /// ```
     pub fn expand(&self, index: u64) -> Op {
-        let x = |b: &Vec<u8>| expand_template(b, index);
+        let x = |b: &[u8]| expand_template(b, index);
+        self.map_strings(&x, &x, &x)
+    }
+
+    /// This op with every byte string rewritten: paths (and the register directory) by
+    /// `path`, single names (row names, `lookup_at` names) by `name`, file contents and symlink
+    /// targets by `data`. Numbers and slots stay.
+    ///
+    /// ```
+    /// use pdtree_harness::Op;
+    /// let op = Op::Create { path: b"/a".to_vec(), content: b"x".to_vec() };
+    /// let up = |b: &[u8]| b.to_ascii_uppercase();
+    /// let keep = |b: &[u8]| b.to_vec();
+    /// assert_eq!(
+    ///     op.map_strings(&up, &keep, &keep),
+    ///     Op::Create { path: b"/A".to_vec(), content: b"x".to_vec() },
+    /// );
+    /// ```
+    pub fn map_strings(
+        &self,
+        path: &dyn Fn(&[u8]) -> Vec<u8>,
+        name: &dyn Fn(&[u8]) -> Vec<u8>,
+        data: &dyn Fn(&[u8]) -> Vec<u8>,
+    ) -> Op {
         match self {
-            Op::Mkdir { path } => Op::Mkdir { path: x(path) },
-            Op::Create { path, content } => Op::Create {
-                path: x(path),
-                content: x(content),
+            Op::Mkdir { path: p } => Op::Mkdir { path: path(p) },
+            Op::Create { path: p, content } => Op::Create {
+                path: path(p),
+                content: data(content),
             },
-            Op::Symlink { path, target } => Op::Symlink {
-                path: x(path),
-                target: x(target),
+            Op::Symlink { path: p, target } => Op::Symlink {
+                path: path(p),
+                target: data(target),
             },
-            Op::Listing { path } => Op::Listing { path: x(path) },
+            Op::Listing { path: p } => Op::Listing { path: path(p) },
             Op::Register { dir, rows } => Op::Register {
-                dir: x(dir),
+                dir: path(dir),
                 rows: rows
                     .iter()
                     .map(|r| Row {
-                        name: x(&r.name),
+                        name: name(&r.name),
                         kind: match &r.kind {
-                            RowKind::File(c) => RowKind::File(x(c)),
+                            RowKind::File(c) => RowKind::File(data(c)),
                             RowKind::Dir => RowKind::Dir,
                         },
                     })
                     .collect(),
             },
-            Op::Stat { path } => Op::Stat { path: x(path) },
-            Op::LookupAt { dir, name } => Op::LookupAt {
+            Op::Stat { path: p } => Op::Stat { path: path(p) },
+            Op::LookupAt { dir, name: n } => Op::LookupAt {
                 dir: *dir,
-                name: x(name),
+                name: name(n),
             },
-            Op::Remove { path } => Op::Remove { path: x(path) },
-            Op::RemoveSubtree { path } => Op::RemoveSubtree { path: x(path) },
-            Op::MarkPermanent { path } => Op::MarkPermanent { path: x(path) },
-            Op::Open { slot, path } => Op::Open {
+            Op::Remove { path: p } => Op::Remove { path: path(p) },
+            Op::RemoveSubtree { path: p } => Op::RemoveSubtree { path: path(p) },
+            Op::MarkPermanent { path: p } => Op::MarkPermanent { path: path(p) },
+            Op::Open { slot, path: p } => Op::Open {
                 slot: *slot,
-                path: x(path),
+                path: path(p),
             },
-            Op::OpenDir { slot, path } => Op::OpenDir {
+            Op::OpenDir { slot, path: p } => Op::OpenDir {
                 slot: *slot,
-                path: x(path),
+                path: path(p),
             },
             Op::Unregister { .. }
             | Op::Readdir { .. }
