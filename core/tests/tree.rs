@@ -185,3 +185,44 @@ fn marking_permanent_stops_reference_tracking() {
     assert_eq!(t.remove(b"f"), Err(Errno::EBUSY));
     ok(&t);
 }
+
+#[test]
+fn name_index_survives_growth_after_removal_and_churn() {
+    // The name index grows by rebuilding itself from an arena scan (hashbrown's own rehash
+    // when most slots are free, as in a fresh tree). The scan must skip free slots and
+    // removed-but-open entries, and lose no name: growths happen here before and after mass
+    // removal, tombstone churn and slot reuse.
+    let mut t = Tree::new();
+    t.mkdir(b"/d").unwrap();
+    let path = |i: u32| format!("/d/f{i}").into_bytes();
+    for i in 0..3000 {
+        t.create(&path(i), b"").unwrap();
+    }
+    let held = t.open(&path(7)).unwrap();
+    for i in 0..2990 {
+        t.remove(&path(i)).unwrap();
+    }
+    ok(&t);
+    // Churn: tombstones use up the table's room while it holds a dozen entries.
+    for i in 0..20_000 {
+        t.create(b"/d/churn", b"").unwrap();
+        t.remove(b"/d/churn").unwrap();
+        if i % 4999 == 0 {
+            ok(&t);
+        }
+    }
+    for i in 3000..9000 {
+        t.create(&path(i), b"").unwrap();
+        if i % 997 == 0 {
+            ok(&t);
+        }
+    }
+    ok(&t);
+    assert_eq!(t.stat(&path(7)), Err(Errno::ENOENT));
+    for i in (2990..9000).step_by(7) {
+        assert!(t.stat(&path(i)).is_ok(), "f{i} lost by a growth of the name index");
+    }
+    assert_eq!(t.create(&path(8999), b""), Err(Errno::EEXIST));
+    t.close(held).unwrap();
+    assert_eq!(t.stats().live, 2 + 6010);
+}

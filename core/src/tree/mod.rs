@@ -258,6 +258,10 @@ impl Tree {
 
     /// Links a new entry under `parent`. All checks have passed; this cannot fail.
     fn insert(&mut self, parent: Slot, name: &[u8], owner: Owner, body: NewBody<'_>) -> Slot {
+        if self.by_name.len() == self.by_name.capacity() {
+            // Before the new entry is in the arena: the rebuild indexes what is there.
+            self.grow_name_index();
+        }
         let ino = self.next_ino;
         self.next_ino += 1;
         let body = match body {
@@ -302,6 +306,35 @@ impl Tree {
         self.live += 1;
         self.allocated += 1;
         slot
+    }
+
+    /// Makes room in the full `by_name` for at least one more entry, doubling it as hashbrown
+    /// would. hashbrown's own rehash walks the table in hash order and so reads the arena (to
+    /// re-hash each key) at random: past the caches that is a miss per entry per doubling,
+    /// 29% of the time of creating 10^6 entries under perf. Rebuilding from an arena scan
+    /// reads the arena in order instead. When most arena slots are free (after mass removal)
+    /// the scan would cost more than the table walk, so hashbrown does it.
+    fn grow_name_index(&mut self) {
+        let entries = &self.entries;
+        let rehash = |&s: &Slot| {
+            let e = entries[s as usize].as_ref().expect("indexed slot is free");
+            name_hash(e.parent, &e.name)
+        };
+        let len = self.by_name.len();
+        if len.saturating_mul(2) < entries.len() {
+            self.by_name.reserve(1, rehash);
+            return;
+        }
+        // Same size as hashbrown's growth: the smallest table holding `len + 1`.
+        let mut grown = HashTable::with_capacity(len + 1);
+        for (s, e) in entries.iter().enumerate().skip(ROOT_SLOT as usize + 1) {
+            if let Some(e) = e.as_ref().filter(|e| e.reachable()) {
+                let slot = s as Slot;
+                grown.insert_unique(name_hash(e.parent, &e.name), slot, rehash);
+            }
+        }
+        debug_assert_eq!(grown.len(), len, "by_name disagrees with the arena");
+        self.by_name = grown;
     }
 
     /// Unlinks a reachable entry from its parent and the indexes. The caller has checked that
