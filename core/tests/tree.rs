@@ -220,7 +220,10 @@ fn name_index_survives_growth_after_removal_and_churn() {
     ok(&t);
     assert_eq!(t.stat(&path(7)), Err(Errno::ENOENT));
     for i in (2990..9000).step_by(7) {
-        assert!(t.stat(&path(i)).is_ok(), "f{i} lost by a growth of the name index");
+        assert!(
+            t.stat(&path(i)).is_ok(),
+            "f{i} lost by a growth of the name index"
+        );
     }
     assert_eq!(t.create(&path(8999), b""), Err(Errno::EEXIST));
     t.close(held).unwrap();

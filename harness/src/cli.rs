@@ -24,7 +24,8 @@ pub const DEFAULT_REPORT_DIR: &str = "target/pdtree-reports";
 pub struct Target {
     /// Test core with one planted bug instead of core itself (for checking the harness):
     /// readdir-resumes-by-index, nlink-not-updated-by-remove-subtree, duplicate-row-accepted,
-    /// remove-non-empty-detaches, remove-subtree-partial, listing-cache-kept-on-removal.
+    /// remove-non-empty-detaches, remove-subtree-partial, listing-cache-kept-on-removal,
+    /// failed-create-replaces.
     #[arg(long, value_parser = parse_fault)]
     pub fault: Option<Fault>,
 }

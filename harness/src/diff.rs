@@ -3,8 +3,8 @@
 //!
 //! For each op [`DiffRunner::step`]:
 //!
-//! 1. applies it to A and to B through a [`Runner`] each, catching a panic on either side
-//!    (a panic is a divergence, never a harness crash);
+//! 1. applies it to B and then to A through a [`Runner`] each, catching a panic on either
+//!    side (a panic is a divergence, never a harness crash);
 //! 2. compares the two [`Outcome`]s exactly;
 //! 3. runs `check_invariants()` on A and on B and compares their `stats()`;
 //! 4. if the op failed, proves it changed nothing (SPEC §8.8, atomicity), on both sides:
@@ -14,8 +14,10 @@
 //!    before — every field, a stronger proof than its dump and much cheaper than the oracle's
 //!    naive dump. The `&self` methods cannot change the state (only interior mutability
 //!    could, and that is still caught by the `stats()` comparison and the final dump
-//!    comparison). The dump of A taken after a failed op is the proven-equal "before" of the
-//!    next one, so a run of failing mutating ops dumps A once per op, not twice;
+//!    comparison). B runs first, so A's "before" dump is taken only when B's outcome is a
+//!    failure (if A then succeeds, the outcomes differ: that is the divergence), and the dump
+//!    of A taken after a failed op is the proven-equal "before" of the next one: a
+//!    successful op dumps A not at all, a run of failing ones once per op;
 //! 5. checks the SPEC §5 ordering guarantee for every open readdir cursor (see below).
 //!
 //! [`DiffRunner::finish`] compares the full dumps of A and B. On any divergence the two dumps
@@ -527,42 +529,45 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             location: c.location,
         };
 
-        // State before, for the atomicity proof: A's canonical dump (A is any tree, the dump
-        // is all it offers) and a structural copy of B (cheaper than B's naive dump, and a
-        // stronger proof: every field, not just what the dump shows).
-        let before = if kind.may_mutate() {
-            let da = match self.clean.take() {
-                Some(d) => d,
-                None => Self::dump_of(&self.a),
-            };
-            Some((da, self.b.tree().clone()))
+        // State before, for the atomicity proof. B runs first, on a structural copy kept
+        // beforehand (cheaper than B's naive dump, and a stronger proof: every field, not just
+        // what the dump shows). A's canonical dump (A is any tree; the dump is all it offers)
+        // is only needed when the op fails, and B's outcome says so before A runs: if A then
+        // succeeds where B failed, the outcomes differ and that is the report.
+        let (b_before, mut a_clean) = if kind.may_mutate() {
+            (Some(self.b.tree().clone()), self.clean.take())
         } else {
-            None
+            (None, None)
         };
         let stats_before = (
             catch(|| self.a.tree().stats()),
             catch(|| self.b.tree().stats()),
         );
 
-        let oa = match catch(|| self.a.apply(op)) {
+        let ob = match catch(|| self.b.apply(op)) {
             Ok(o) => o,
             Err(c) => {
                 let msg = format!("panic: {}", c.message);
                 return Err(self.diverge(
                     &text(),
                     kw,
-                    msg,
                     "(not run)".into(),
-                    pdiv(Side::A, c),
+                    msg,
+                    pdiv(Side::B, c),
                     None,
                 ));
             }
         };
-        let ob = match catch(|| self.b.apply(op)) {
+        let a_before = if b_before.is_some() && ob.is_failure() {
+            Some(a_clean.take().unwrap_or_else(|| Self::dump_of(&self.a)))
+        } else {
+            None
+        };
+        let oa = match catch(|| self.a.apply(op)) {
             Ok(o) => o,
             Err(c) => {
                 let msg = format!("panic: {}", c.message);
-                return Err(self.diverge(&text(), kw, oa.to_string(), msg, pdiv(Side::B, c), None));
+                return Err(self.diverge(&text(), kw, msg, ob.to_string(), pdiv(Side::A, c), None));
             }
         };
         if oa != ob {
@@ -629,7 +634,7 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
                     fail!(DivergenceKind::Atomicity { side, what }, None);
                 }
             }
-            if let Some((da0, b0)) = before {
+            if let Some(b0) = b_before {
                 if *self.b.tree() != b0 {
                     let (db0, db1) = (Self::dump_of_tree(&b0), Self::dump_of(&self.b));
                     let what = unified_diff(&db0, &db1, "before", "after");
@@ -641,6 +646,8 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
                         None
                     );
                 }
+            }
+            if let Some(da0) = a_before {
                 let da1 = Self::dump_of(&self.a);
                 if da0 != da1 {
                     let what = unified_diff(&da0, &da1, "before", "after");

@@ -45,22 +45,28 @@ pub enum Fault {
     RemoveSubtreePartial,
     /// A listing's rendering is cached and only invalidated by creations, not removals.
     ListingCacheKeptOnRemoval,
+    /// create of an existing file answers EEXIST, but only after replacing the file with a
+    /// new one (new inode, the given content): a failed op that changed the tree, and that
+    /// only the before/after dump shows (no counter moves).
+    FailedCreateReplaces,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Fault; 6] = [
+    pub const ALL: [Fault; 7] = [
         Fault::ReaddirResumesByIndex,
         Fault::NlinkNotUpdatedByRemoveSubtree,
         Fault::DuplicateRowAccepted,
         Fault::RemoveNonEmptyDetaches,
         Fault::RemoveSubtreePartial,
         Fault::ListingCacheKeptOnRemoval,
+        Fault::FailedCreateReplaces,
     ];
 }
 
-/// A tree with one planted bug. See the module docs.
-#[derive(Debug)]
+/// A tree with one planted bug. See the module docs. (`Clone + PartialEq` when the inner
+/// tree is, so a faulty oracle can stand as B in a [`DiffRunner`](crate::DiffRunner).)
+#[derive(Clone, Debug, PartialEq)]
 pub struct Faulty<T> {
     inner: T,
     fault: Fault,
@@ -133,6 +139,14 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
 
     fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
         let r = self.inner.create(path, content);
+        if r == Err(Errno::EEXIST)
+            && self.fault == Fault::FailedCreateReplaces
+            && self.inner.stat(path).map(|s| s.kind) == Ok(Kind::File)
+            && self.inner.remove(path).is_ok()
+        {
+            // The caller is still told EEXIST.
+            let _ = self.inner.create(path, content);
+        }
         self.created(r)
     }
 

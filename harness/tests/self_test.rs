@@ -112,6 +112,58 @@ fn finds_listing_cache_kept_on_removal() {
     finds(Fault::ListingCacheKeptOnRemoval);
 }
 
+#[test]
+fn finds_failed_create_replaces() {
+    finds(Fault::FailedCreateReplaces);
+}
+
+/// A failed op that changes the tree without moving a counter is caught at that op by the
+/// before/after proof, on either side: A by its dump, B by its structural copy.
+#[test]
+fn failed_create_that_replaces_is_an_atomicity_divergence_on_either_side() {
+    use pdtree_harness::diff::{DiffRunner, DivergenceKind, Side};
+    use pdtree_oracle::Oracle;
+    let l = pdtree::Limits::default();
+    let ops = [
+        Op::Create {
+            path: b"/a".to_vec(),
+            content: Vec::new(),
+        },
+        Op::Create {
+            path: b"/a".to_vec(),
+            content: b"x".to_vec(),
+        },
+    ];
+    let fault = Fault::FailedCreateReplaces;
+    let mut on_a = DiffRunner::new(
+        l,
+        Faulty::new(Tree::with_limits(l), fault),
+        Oracle::with_limits(l),
+    );
+    let mut on_b = DiffRunner::new(
+        l,
+        Tree::with_limits(l),
+        Faulty::new(Oracle::with_limits(l), fault),
+    );
+    for (side, d) in [
+        (Side::A, on_a.step(&ops[0]).and_then(|_| on_a.step(&ops[1]))),
+        (Side::B, on_b.step(&ops[0]).and_then(|_| on_b.step(&ops[1]))),
+    ] {
+        let d = d.expect_err("a replacing create must diverge");
+        assert_eq!(d.index, 1, "{d}");
+        match &d.kind {
+            DivergenceKind::Atomicity { side: s, what } => {
+                assert_eq!(*s, side, "{d}");
+                let replaced = "-entry /a file ino=2 nlink=1 size=0 owner=explicit perm=0 open=0\n\
+                                -next ino=3 header=1 handle=1\n\
+                                +entry /a file ino=3 nlink=1 size=1 owner=explicit perm=0 open=0\n";
+                assert!(what.contains(replaced), "{side}: {what}");
+            }
+            k => panic!("{side}: expected an atomicity divergence, got {k:?}\n{d}"),
+        }
+    }
+}
+
 /// Every fault has a test above: adding a fault without a test here does not compile.
 #[allow(dead_code)]
 fn every_fault_has_a_test(f: Fault) -> fn() {
@@ -122,6 +174,7 @@ fn every_fault_has_a_test(f: Fault) -> fn() {
         Fault::RemoveNonEmptyDetaches => finds_remove_non_empty_detaches,
         Fault::RemoveSubtreePartial => finds_remove_subtree_partial,
         Fault::ListingCacheKeptOnRemoval => finds_listing_cache_kept_on_removal,
+        Fault::FailedCreateReplaces => finds_failed_create_replaces,
     }
 }
 
