@@ -576,6 +576,17 @@ impl<'a> Generator<'a> {
         set.iter().nth(i).cloned()
     }
 
+    /// [`pick`](Self::pick) from one of the model's sets, without copying the set first (a
+    /// copy of every known path per generated op was most of the generator's time).
+    fn pick_in<T: Clone>(&mut self, set: fn(&Model) -> &BTreeSet<T>) -> Option<T> {
+        let len = set(&self.model).len();
+        if len == 0 {
+            return None;
+        }
+        let i = self.int(0, len as u64 - 1) as usize;
+        set(&self.model).iter().nth(i).cloned()
+    }
+
     fn edge_name(&mut self) -> Vec<u8> {
         match self.int(0, 9) {
             0 => vec![b'n'; 255],
@@ -638,8 +649,7 @@ impl<'a> Generator<'a> {
         let mut p = if r < 3 {
             self.edge_path()
         } else if r < 80 {
-            let dirs = self.model.dirs.clone();
-            let d = self.pick(&dirs).unwrap_or_else(|| b"/".to_vec());
+            let d = self.pick_in(|m| &m.dirs).unwrap_or_else(|| b"/".to_vec());
             let n = self.name();
             join(&d, &n)
         } else {
@@ -655,16 +665,20 @@ impl<'a> Generator<'a> {
     fn existing_path(&mut self, want_dir: Option<bool>) -> Vec<u8> {
         let r = self.int(0, 99);
         if r < 78 {
-            let set = match want_dir {
-                Some(true) => self.model.dirs.clone(),
-                Some(false) if !self.model.files.is_empty() => self.model.files.clone(),
+            let picked = match want_dir {
+                Some(true) => self.pick_in(|m| &m.dirs),
+                Some(false) if !self.model.files.is_empty() => self.pick_in(|m| &m.files),
                 _ => {
-                    let mut all = self.model.dirs.clone();
-                    all.extend(self.model.files.iter().cloned());
-                    all
+                    // As `pick` over the union set, without building it.
+                    let len = self.model.dirs.union(&self.model.files).count();
+                    (len > 0).then(|| {
+                        let i = self.int(0, len as u64 - 1) as usize;
+                        let mut all = self.model.dirs.union(&self.model.files);
+                        all.nth(i).cloned().expect("i < len")
+                    })
                 }
             };
-            if let Some(p) = self.pick(&set) {
+            if let Some(p) = picked {
                 if want_dir != Some(true) && p == b"/" && self.chance(3, 4) {
                     return self.new_path();
                 }
@@ -693,15 +707,15 @@ impl<'a> Generator<'a> {
 
     fn ino(&mut self, dir: bool) -> Ino {
         let r = self.int(0, 19);
-        let set = if dir && r < 16 {
-            self.model.dir_inos.clone()
+        let picked = if dir && r < 16 {
+            self.pick_in(|m| &m.dir_inos)
         } else if r < 18 {
-            self.model.inos.clone()
+            self.pick_in(|m| &m.inos)
         } else {
             let hi = self.model.inos.iter().next_back().copied().unwrap_or(1);
             return self.int(0, hi + 2);
         };
-        self.pick(&set).unwrap_or(ROOT_INO)
+        picked.unwrap_or(ROOT_INO)
     }
 
     fn page_max(&mut self) -> usize {
