@@ -359,17 +359,19 @@ impl InvariantViolation {
     /// assert_eq!(pdtree::InvariantViolation::name_of(7), "listing cache");
     /// ```
     pub fn name_of(n: u8) -> &'static str {
-        match n {
-            1 => "ordering",
-            2 => "nlink",
-            3 => "no leak",
-            4 => "index agreement",
-            5 => "header refcounts",
-            6 => "permanent reachable",
-            7 => "listing cache",
-            8 => "atomicity",
-            _ => "unknown",
-        }
+        /// Invariants 1..=8, in SPEC §8's order.
+        const NAMES: [&str; 8] = [
+            "ordering",
+            "nlink",
+            "no leak",
+            "index agreement",
+            "header refcounts",
+            "permanent reachable",
+            "listing cache",
+            "atomicity",
+        ];
+        let i = usize::from(n).wrapping_sub(1);
+        NAMES.get(i).copied().unwrap_or("unknown")
     }
 }
 

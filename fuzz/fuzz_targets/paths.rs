@@ -1,15 +1,20 @@
 //! `paths`: any bytes as a path or a name, into every path-taking operation, on core and the
 //! oracle from the same fixed tree (see `pdtree_harness::paths`). A divergence panics with its
-//! report so libFuzzer records the input as a crash.
+//! report so libFuzzer records the input as a crash. Then core's own API beyond `PseudoFs`
+//! (`readdir_each`, `limits`) is checked on the tree the same ops build
+//! (`pdtree_harness::core_api`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use pdtree::{PseudoFs, Tree};
-use pdtree_harness::{diff::run_ops, paths::ops_from_path_bytes};
+use pdtree_harness::{core_api::check_tree_api, diff::run_ops, paths::ops_from_path_bytes};
 
 fuzz_target!(|data: &[u8]| {
     let (limits, ops) = ops_from_path_bytes(data);
     if let Err(d) = run_ops(limits, &ops, &|l| Tree::with_limits(l)) {
         panic!("divergence:\n{d}");
+    }
+    if let Err(e) = check_tree_api(limits, &ops) {
+        panic!("core's own API disagrees with PseudoFs:\n{e}");
     }
 });

@@ -15,9 +15,12 @@
 //! 2. **Planted-bug seeds.** For each `Fault`, the first campaign input (seed 1) on which
 //!    `Faulty` diverges: on the correct tree these run cleanly, and they steer libFuzzer
 //!    towards the op patterns that matter.
+//! 3. **State seeds.** Campaign inputs (seed `0x5eed`, like the coverage seeds) listed by
+//!    iteration in `STATE_SEEDS`, each for a state of core's internals that no (op, outcome)
+//!    feature tells apart, found by scanning the candidates with that code path instrumented.
 //!
 //! Existing files in the output directory are left alone; seed files are named
-//! `cov-NNN-ITERATION` and `fault-NAME`.
+//! `cov-NNN-ITERATION`, `fault-NAME` and `state-ITERATION`.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -32,6 +35,13 @@ use pdtree_harness::{Outcome, Runner};
 const CANDIDATES: u64 = 4_000;
 const MAX_LEN: usize = 768;
 const MAX_COVERAGE_SEEDS: usize = 48;
+
+/// The state seeds: (campaign iteration, what it reaches).
+const STATE_SEEDS: [(u64, &str); 1] = [(
+    6260,
+    "a creation fills the name index while most of the arena is held by removed-but-open \
+     entries, so the index regrows through hashbrown's reserve (rehashing its entries)",
+)];
 
 fn main() {
     let out = PathBuf::from(
@@ -81,6 +91,15 @@ fn main() {
         "{kept} coverage seeds covering {} (op, outcome) pairs",
         covered.len()
     );
+
+    for (i, why) in STATE_SEEDS {
+        let input = iteration_input(0x5eed, i, MAX_LEN);
+        if let Err(d) = diff_bytes(&input, &|l| Tree::with_limits(l)) {
+            panic!("Tree diverges from the oracle on state seed {i}:\n{d}");
+        }
+        std::fs::write(out.join(format!("state-{i}")), &input).expect("write a seed");
+        println!("state-{i}: {} bytes: {why}", input.len());
+    }
 
     let cfg = CampaignConfig {
         seed: 1,

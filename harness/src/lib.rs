@@ -11,6 +11,8 @@
 //!   each result as an [`Outcome`] with a canonical one-line text.
 //! * [`transcript`]: scripts with expected outcomes (`=> ` lines), as in `corpus/spec/*.t`.
 //! * [`faults`]: planted historical bugs, to prove the harness finds them.
+//! * [`core_api`]: core's API beyond `PseudoFs` (`Tree::readdir_each`, `limits`) checked
+//!   against its `PseudoFs` counterpart, for the `paths` fuzz target.
 //! * [`bench`]: `pdtree bench`, the performance benchmarks (docs/PERFORMANCE.md).
 //!
 //! ```
@@ -27,6 +29,7 @@
 pub mod bench;
 pub mod campaign;
 pub mod cli;
+pub mod core_api;
 pub mod diff;
 pub mod faults;
 pub mod gen;

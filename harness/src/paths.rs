@@ -7,7 +7,8 @@
 //! register (as the directory and, unprefixed, as row names), stat, lookup_at (as a name),
 //! remove, remove_subtree, mark_permanent, open and opendir. The ops then run through the
 //! differential runner like any other input: bad input must get the same error on both sides
-//! and change nothing.
+//! and change nothing. The target then checks core's own API beyond `PseudoFs` on the tree the
+//! same ops build ([`core_api`](crate::core_api)).
 //!
 //! ```
 //! use pdtree::{PseudoFs, Tree};

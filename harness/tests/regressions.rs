@@ -52,7 +52,8 @@ fn every_planted_bug_is_caught_by_some_regression_script() {
 }
 
 /// The committed seeds of the `paths` fuzz target replay cleanly on stable Rust too (the
-/// `diff` seeds are replayed by `ci/replay-corpus`).
+/// `diff` seeds are replayed by `ci/replay-corpus`), and core's own API agrees with `PseudoFs`
+/// on the trees they build, as the target checks.
 #[test]
 fn every_paths_seed_agrees_with_the_oracle() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/paths");
@@ -67,6 +68,9 @@ fn every_paths_seed_agrees_with_the_oracle() {
         let (limits, ops) = pdtree_harness::paths::ops_from_path_bytes(&data);
         if let Err(d) = pdtree_harness::diff::run_ops(limits, &ops, &|l| Tree::with_limits(l)) {
             panic!("{}: {d}", f.display());
+        }
+        if let Err(e) = pdtree_harness::core_api::check_tree_api(limits, &ops) {
+            panic!("{}: {e}", f.display());
         }
     }
 }
