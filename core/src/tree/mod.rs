@@ -127,6 +127,14 @@ fn name_hash(parent: Slot, name: &[u8]) -> u64 {
     h.finish()
 }
 
+/// The hasher `by_name` needs to move its slots: the key is read back from the arena.
+fn name_rehasher(entries: &[Option<Entry>]) -> impl Fn(&Slot) -> u64 + '_ {
+    move |&s| {
+        let e = entries[s as usize].as_ref().expect("indexed slot is free");
+        name_hash(e.parent, &e.name)
+    }
+}
+
 fn ino_hash(ino: Ino) -> u64 {
     let mut h = FxBuildHasher.build_hasher();
     h.write_u64(ino);
@@ -285,12 +293,8 @@ impl Tree {
             }
         };
         let entries = &self.entries;
-        let rehash_name = |&s: &Slot| {
-            let e = entries[s as usize].as_ref().expect("indexed slot is free");
-            name_hash(e.parent, &e.name)
-        };
         self.by_name
-            .insert_unique(name_hash(parent, name), slot, rehash_name);
+            .insert_unique(name_hash(parent, name), slot, name_rehasher(entries));
         if is_dir {
             let rehash_ino = |&s: &Slot| ino_hash(entries[s as usize].as_ref().expect("free").ino);
             self.dirs_by_ino
@@ -316,10 +320,7 @@ impl Tree {
     /// the scan would cost more than the table walk, so hashbrown does it.
     fn grow_name_index(&mut self) {
         let entries = &self.entries;
-        let rehash = |&s: &Slot| {
-            let e = entries[s as usize].as_ref().expect("indexed slot is free");
-            name_hash(e.parent, &e.name)
-        };
+        let rehash = name_rehasher(entries);
         let len = self.by_name.len();
         if len.saturating_mul(2) < entries.len() {
             self.by_name.reserve(1, rehash);
@@ -330,7 +331,7 @@ impl Tree {
         for (s, e) in entries.iter().enumerate().skip(ROOT_SLOT as usize + 1) {
             if let Some(e) = e.as_ref().filter(|e| e.reachable()) {
                 let slot = s as Slot;
-                grown.insert_unique(name_hash(e.parent, &e.name), slot, rehash);
+                grown.insert_unique(name_hash(e.parent, &e.name), slot, &rehash);
             }
         }
         debug_assert_eq!(grown.len(), len, "by_name disagrees with the arena");
