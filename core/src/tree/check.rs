@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use rustc_hash::FxBuildHasher;
+
 use super::dump::path_of;
 use super::{Body, Tree, ROOT_SLOT};
 use crate::types::{InvariantViolation, Owner};
@@ -34,6 +36,9 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     let mut live = 0u64;
     let mut hrefs: BTreeMap<u32, u64> = BTreeMap::new();
     let mut mounts: BTreeMap<u32, u64> = BTreeMap::new();
+    // One set for every directory's names (cleared per directory): this runs after every op
+    // of a differential run, so its allocations count.
+    let mut names: HashSet<&[u8], FxBuildHasher> = HashSet::default();
     while let Some(slot) = stack.pop() {
         let e = entry(slot).ok_or_else(|| violation!(3, "slot {slot} is reachable but free"))?;
         ensure!(
@@ -55,7 +60,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
         d.children
             .check()
             .map_err(|msg| violation!(1, "{}: {msg}", path()))?;
-        let mut names = HashSet::new();
+        names.clear();
         let (mut subdirs, mut name_bytes, mut count) = (0u64, 0u64, 0usize);
         for (ino, child) in d.children.iter() {
             let c = entry(child)
@@ -188,16 +193,17 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
             continue;
         };
         let slot = slot as u32;
+        // Both inode indexes, looked up once each (`slot_of_ino` is the first hit of the two).
+        let (as_dir, as_file) = (t.dir_slot_of_ino(e.ino), t.files_by_ino.get(e.ino));
         ensure!(
-            t.slot_of_ino(e.ino) == Some(slot),
+            as_dir.or(as_file) == Some(slot),
             4,
             "ino {} not found by inode",
             e.ino
         );
         let is_dir = matches!(e.body, Body::Dir(_));
         ensure!(
-            t.dir_slot_of_ino(e.ino).is_some() == is_dir
-                && t.files_by_ino.get(e.ino).is_some() != is_dir,
+            as_dir.is_some() == is_dir && as_file.is_some() != is_dir,
             4,
             "ino {} is in the wrong inode index",
             e.ino
