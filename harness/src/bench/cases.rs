@@ -629,7 +629,7 @@ fn runner_case(r: &mut Runner<'_>) {
     ));
     r.report.harness.push((
         "`cargo fuzz run diff`".to_string(),
-        "TODO: not measured (no cargo-fuzz target on this branch)".to_string(),
+        "not measured by `pdtree bench` (it needs cargo-fuzz and a sanitizer build): run `ci/fuzz-rate`".to_string(),
     ));
 }
 
