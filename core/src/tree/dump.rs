@@ -56,7 +56,10 @@ fn push_num(out: &mut String, mut n: u64) {
 }
 
 pub(super) fn dump(tree: &Tree) -> String {
-    let mut out = String::new();
+    // About 80 bytes per line: one allocation instead of a chain of doublings (capped; a
+    // bigger dump grows as usual).
+    let lines = (tree.allocated as usize).saturating_add(tree.headers.len() + 2);
+    let mut out = String::with_capacity(lines.saturating_mul(80).min(1 << 26));
     // Pre-order without recursion: a stack of (slot, length of its parent's path in `path`).
     // Everything visited between pushing a child and popping it lies under the same parent,
     // so truncating `path` to that length gives the parent's path back.
