@@ -568,16 +568,9 @@ impl<'a> Generator<'a> {
         self.int(0, den - 1) < num
     }
 
-    fn pick<T: Clone>(&mut self, set: &BTreeSet<T>) -> Option<T> {
-        if set.is_empty() {
-            return None;
-        }
-        let i = self.int(0, set.len() as u64 - 1) as usize;
-        set.iter().nth(i).cloned()
-    }
-
-    /// [`pick`](Self::pick) from one of the model's sets, without copying the set first (a
-    /// copy of every known path per generated op was most of the generator's time).
+    /// A uniformly chosen element of one of the model's sets (`None` if it is empty), without
+    /// copying the set first (a copy of every known path per generated op was most of the
+    /// generator's time).
     fn pick_in<T: Clone>(&mut self, set: fn(&Model) -> &BTreeSet<T>) -> Option<T> {
         let len = set(&self.model).len();
         if len == 0 {
@@ -737,10 +730,9 @@ impl<'a> Generator<'a> {
         }
     }
 
-    fn slot(&mut self, live: &BTreeSet<Slot>, of: Slot) -> Slot {
-        if !live.is_empty() && self.chance(17, 20) {
-            let live = live.clone();
-            self.pick(&live).unwrap_or(0)
+    fn slot(&mut self, live: fn(&Model) -> &BTreeSet<Slot>, of: Slot) -> Slot {
+        if !live(&self.model).is_empty() && self.chance(17, 20) {
+            self.pick_in(live).unwrap_or(0)
         } else {
             self.int(0, u64::from(of) - 1) as Slot
         }
@@ -836,8 +828,7 @@ impl<'a> Generator<'a> {
             OpKind::Unregister => {
                 let header = match self.int(0, 9) {
                     0..=6 if !self.model.live_headers.is_empty() => {
-                        let live = self.model.live_headers.clone();
-                        self.pick(&live).unwrap_or(1)
+                        self.pick_in(|m| &m.live_headers).unwrap_or(1)
                     }
                     0..=8 if !self.model.headers.is_empty() => {
                         let i = self.int(0, self.model.headers.len() as u64 - 1) as usize;
@@ -880,18 +871,12 @@ impl<'a> Generator<'a> {
                     path: self.existing_path(want),
                 }
             }
-            OpKind::Read => {
-                let live = self.model.open_slots.clone();
-                Op::Read {
-                    slot: self.slot(&live, HANDLE_SLOTS),
-                }
-            }
-            OpKind::Close => {
-                let live = self.model.open_slots.clone();
-                Op::Close {
-                    slot: self.slot(&live, HANDLE_SLOTS),
-                }
-            }
+            OpKind::Read => Op::Read {
+                slot: self.slot(|m| &m.open_slots, HANDLE_SLOTS),
+            },
+            OpKind::Close => Op::Close {
+                slot: self.slot(|m| &m.open_slots, HANDLE_SLOTS),
+            },
             OpKind::Stats => Op::Stats,
             OpKind::OpenDir => {
                 let slot = self.int(0, u64::from(CURSOR_SLOTS) - 1) as Slot;
@@ -901,26 +886,17 @@ impl<'a> Generator<'a> {
                     path: self.existing_path(want),
                 }
             }
-            OpKind::ReadPage => {
-                let live = self.model.cursor_slots.clone();
-                Op::ReadPage {
-                    slot: self.slot(&live, CURSOR_SLOTS),
-                    max: self.page_max(),
-                }
-            }
-            OpKind::Seek => {
-                let live = self.model.cursor_slots.clone();
-                Op::Seek {
-                    slot: self.slot(&live, CURSOR_SLOTS),
-                    pos: self.pos(),
-                }
-            }
-            OpKind::Rewind => {
-                let live = self.model.cursor_slots.clone();
-                Op::Rewind {
-                    slot: self.slot(&live, CURSOR_SLOTS),
-                }
-            }
+            OpKind::ReadPage => Op::ReadPage {
+                slot: self.slot(|m| &m.cursor_slots, CURSOR_SLOTS),
+                max: self.page_max(),
+            },
+            OpKind::Seek => Op::Seek {
+                slot: self.slot(|m| &m.cursor_slots, CURSOR_SLOTS),
+                pos: self.pos(),
+            },
+            OpKind::Rewind => Op::Rewind {
+                slot: self.slot(|m| &m.cursor_slots, CURSOR_SLOTS),
+            },
             OpKind::Check => Op::Check,
             OpKind::Dump => Op::Dump,
         };
