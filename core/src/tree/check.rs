@@ -290,7 +290,7 @@ fn hrefs_mismatch(t: &Tree, want: &BTreeMap<u32, u64>, have: &BTreeMap<u32, u64>
 #[cfg(test)]
 mod tests {
     use super::super::entry::{Name, OwnerWord, UNLINKED};
-    use super::super::{ino_hash, name_hash, Slot};
+    use super::super::{ino_hash, name_hash, name_rehasher, Slot};
     use super::*;
     use crate::children::Children;
     use crate::spec::PseudoFs;
@@ -568,12 +568,8 @@ mod tests {
             .find_entry(name_hash(a, b"sub"), |&s| s == sub)
             .unwrap()
             .remove();
-        let entries = &t.entries;
         t.by_name
-            .insert_unique(name_hash(a, b"elsewhere"), sub, |&s| {
-                let e = entries[s as usize].as_ref().unwrap();
-                name_hash(e.parent, &e.name)
-            });
+            .insert_unique(name_hash(a, b"elsewhere"), sub, name_rehasher(&t.entries));
         assert!(broken_as(&t, 4).contains("not found by name"));
     }
 
