@@ -2,6 +2,8 @@
 //! A divergence panics with its report so libFuzzer records the input as a crash.
 #![no_main]
 
+mod asan_defaults;
+
 use libfuzzer_sys::fuzz_target;
 use pdtree::{PseudoFs, Tree};
 use pdtree_harness::diff::diff_bytes;

@@ -5,6 +5,8 @@
 //! (`pdtree_harness::core_api`).
 #![no_main]
 
+mod asan_defaults;
+
 use libfuzzer_sys::fuzz_target;
 use pdtree::{PseudoFs, Tree};
 use pdtree_harness::{core_api::check_tree_api, diff::run_ops, paths::ops_from_path_bytes};

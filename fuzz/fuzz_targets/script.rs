@@ -3,6 +3,8 @@
 //! own text parser, `Errno::from_str`, accepts exactly the names it prints.
 #![no_main]
 
+mod asan_defaults;
+
 use libfuzzer_sys::fuzz_target;
 use pdtree::Errno;
 use pdtree_harness::{parse_op, parse_script, parse_transcript, print_script};
