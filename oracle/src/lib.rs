@@ -38,6 +38,7 @@
 mod path;
 
 use path::{check_name, escape, split_path};
+use std::sync::Arc;
 use pdtree::{
     DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, PseudoFs,
     ReadDirPage, Row, RowKind, Stat, Stats, ROOT_INO,
@@ -46,12 +47,18 @@ use pdtree::{
 /// Arena index of the root directory; slot 0 is never freed.
 const ROOT: usize = 0;
 
+/// Bytes that never change once written: names and contents. Shared (`Arc`) so that a copy
+/// of the whole oracle, which the differential runner takes before every state-changing op
+/// to prove that a failed op changed nothing, copies no bytes and allocates per vector, not
+/// per entry. Equality still compares the bytes.
+type Bytes = Arc<[u8]>;
+
 /// What an entry holds, by kind (SEMANTICS §1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Body {
     Dir,
-    File(Vec<u8>),
-    Symlink(Vec<u8>),
+    File(Bytes),
+    Symlink(Bytes),
     Listing,
 }
 
@@ -71,7 +78,7 @@ impl Body {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Node {
     ino: Ino,
-    name: Vec<u8>,
+    name: Bytes,
     body: Body,
     owner: Owner,
     permanent: bool,
@@ -99,7 +106,7 @@ struct Header {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct HeaderRow {
-    name: Vec<u8>,
+    name: Bytes,
     ino: Ino,
     is_dir: bool,
 }
@@ -204,7 +211,7 @@ impl Oracle {
     fn child_named(&self, dir: usize, name: &[u8]) -> Option<usize> {
         self.children(dir)
             .into_iter()
-            .find(|&c| self.node(c).name == name)
+            .find(|&c| *self.node(c).name == *name)
     }
 
     /// The live (reachable) entry with inode `ino`, by scanning the whole arena.
@@ -272,7 +279,7 @@ impl Oracle {
     fn content(&self, i: usize) -> Vec<u8> {
         let n = self.node(i);
         match &n.body {
-            Body::File(c) | Body::Symlink(c) => c.clone(),
+            Body::File(c) | Body::Symlink(c) => c.to_vec(),
             Body::Listing => match n.parent {
                 Some(p) => self.render(p),
                 None => Vec::new(),
@@ -391,7 +398,7 @@ impl Oracle {
         let idx = self.nodes.len();
         self.nodes.push(Some(Node {
             ino,
-            name: name.to_vec(),
+            name: name.into(),
             body,
             owner,
             permanent: false,
@@ -496,7 +503,7 @@ impl PseudoFs for Oracle {
         // SEMANTICS §1: the root is inode 1, empty name, dir, explicit, permanent.
         let root = Node {
             ino: ROOT_INO,
-            name: Vec::new(),
+            name: Bytes::default(),
             body: Body::Dir,
             owner: Owner::Explicit,
             permanent: true,
@@ -531,7 +538,7 @@ impl PseudoFs for Oracle {
         if content.len() > self.limits.max_content {
             return Err(Errno::EFBIG); // §4 check 2
         }
-        self.create_entry(&comps, Body::File(content.to_vec()))
+        self.create_entry(&comps, Body::File(content.into()))
     }
 
     fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno> {
@@ -542,7 +549,7 @@ impl PseudoFs for Oracle {
         if target.is_empty() {
             return Err(Errno::EINVAL); // §4 check 2
         }
-        self.create_entry(&comps, Body::Symlink(target.to_vec()))
+        self.create_entry(&comps, Body::Symlink(target.into()))
     }
 
     fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
@@ -623,12 +630,12 @@ impl PseudoFs for Oracle {
         let mut rows = Vec::new();
         for row in table {
             let (body, is_dir) = match &row.kind {
-                RowKind::File(c) => (Body::File(c.clone()), false),
+                RowKind::File(c) => (Body::File(c.as_slice().into()), false),
                 RowKind::Dir => (Body::Dir, true),
             };
             let idx = self.attach_new(cur, &row.name, body, Owner::Header(id));
             rows.push(HeaderRow {
-                name: row.name.clone(),
+                name: row.name.as_slice().into(),
                 ino: self.node(idx).ino,
                 is_dir,
             });
@@ -716,7 +723,7 @@ impl PseudoFs for Oracle {
             .filter(|n| n.ino >= pos)
             .take(max)
             .map(|n| DirEntry {
-                name: n.name.clone(),
+                name: n.name.to_vec(),
                 ino: n.ino,
                 kind: n.body.kind(),
             })
@@ -1093,7 +1100,7 @@ mod tests {
     #[test]
     fn detects_duplicate_names() {
         let mut o = small();
-        o.node_mut(3).name = b"a".to_vec();
+        o.node_mut(3).name = b"a"[..].into();
         assert_eq!(broken(&o), 1);
     }
 
