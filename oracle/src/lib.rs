@@ -38,11 +38,11 @@
 mod path;
 
 use path::{check_name, escape, split_path};
-use std::sync::Arc;
 use pdtree::{
     DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, PseudoFs,
     ReadDirPage, Row, RowKind, Stat, Stats, ROOT_INO,
 };
+use std::sync::Arc;
 
 /// Arena index of the root directory; slot 0 is never freed.
 const ROOT: usize = 0;
