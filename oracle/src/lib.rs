@@ -870,6 +870,8 @@ impl PseudoFs for Oracle {
         // Reachability, with a guard against cycles (a corrupt list must not hang us).
         let mut reachable = vec![false; self.nodes.len()];
         let mut stack = vec![ROOT];
+        // One directory's children so far; one vector for all directories (cleared for each).
+        let mut seen: Vec<usize> = Vec::new();
         while let Some(i) = stack.pop() {
             if !matches!(self.nodes.get(i), Some(Some(_))) {
                 return Oracle::violation(3, format!("slot {i} is linked but not allocated"));
@@ -888,7 +890,7 @@ impl PseudoFs for Oracle {
             // §8.1: children strictly ascending by inode, names unique, parent links right.
             let mut prev: Option<usize> = None;
             let mut cur = n.first_child;
-            let mut seen: Vec<usize> = Vec::new();
+            seen.clear();
             while let Some(c) = cur {
                 if !matches!(self.nodes.get(c), Some(Some(_))) || seen.contains(&c) {
                     return Oracle::violation(1, format!("ino {}: broken child list", n.ino));
@@ -915,7 +917,7 @@ impl PseudoFs for Oracle {
                 prev = Some(c);
                 cur = cn.next_sibling;
             }
-            stack.extend(seen);
+            stack.extend_from_slice(&seen);
         }
         // §8.3 and §8.6: every allocated entry is reachable, or removed and held open;
         // every permanent entry is reachable; inode numbers are unique and already handed out.
