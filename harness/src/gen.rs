@@ -621,9 +621,11 @@ impl<'a> Generator<'a> {
 
     fn edge_path(&mut self) -> Vec<u8> {
         match self.int(0, 6) {
-            // Over MAX_PATH. Built with `repeat` (block copies): built a byte at a time it
-            // was the fuzz target's hottest code under coverage instrumentation, because an
-            // input that runs out of bytes makes every later choice 0, which lands here.
+            // Over MAX_PATH. Built with `repeat` (block copies) rather than a byte at a time:
+            // an input that runs out of bytes makes every later choice 0, which lands here,
+            // so most short fuzz inputs build this path once, under coverage instrumentation
+            // of every loop step. (Measured: no clear change in exec/s; kept as the plainer
+            // code.)
             0 => {
                 let mut p = b"aa/".repeat(1367);
                 p.truncate(4099);
