@@ -671,7 +671,8 @@ impl<'a> Generator<'a> {
                 Some(true) => self.pick_in(|m| &m.dirs),
                 Some(false) if !self.model.files.is_empty() => self.pick_in(|m| &m.files),
                 _ => {
-                    // As `pick` over the union set, without building it.
+                    // Uniform over the union of dirs and files, as `pick_in` would be,
+                    // without building the union.
                     let len = self.model.dirs.union(&self.model.files).count();
                     (len > 0).then(|| {
                         let i = self.int(0, len as u64 - 1) as usize;
