@@ -14,7 +14,8 @@
 //! * looking a name up scans the parent's list; looking an inode up scans the whole arena;
 //! * `nlink`, `size`, listing renderings and header refcounts ("hrefs") are recomputed from
 //!   scratch on every call, from the children lists and the list of live headers;
-//! * every walk over the tree uses an explicit stack, never the call stack;
+//! * every walk over the tree uses an explicit stack or the links themselves, never the
+//!   call stack;
 //! * there is no hash map, no clock and no randomness anywhere.
 //!
 //! Every operation first runs all of its checks in the order SEMANTICS.md gives (the comments
@@ -37,7 +38,7 @@
 
 mod path;
 
-use path::{check_name, escape, split_path};
+use path::{check_name, escape, escape_into, split_path};
 use pdtree::{
     DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, PseudoFs,
     ReadDirPage, Row, RowKind, Stat, Stats, ROOT_INO,
@@ -308,56 +309,53 @@ impl Oracle {
         self.nodes.iter().filter(|n| n.is_some()).count() as u64
     }
 
-    /// Every reachable entry, in pre-order (children ascending), with its escaped path.
-    /// An explicit stack, never recursion (SEMANTICS §6, §9).
-    fn preorder(&self) -> Vec<(usize, String)> {
-        let mut out = Vec::new();
-        let mut stack = vec![(ROOT, String::from("/"))];
-        while let Some((i, path)) = stack.pop() {
-            let kids: Vec<usize> = self.children(i).collect();
-            for &c in kids.iter().rev() {
-                let mut p = if i == ROOT {
-                    String::new()
-                } else {
-                    path.clone()
-                };
-                p.push('/');
-                p.push_str(&escape(&self.node(c).name));
-                stack.push((c, p));
-            }
-            out.push((i, path));
-        }
-        out
-    }
-
-    /// Number of reachable entries, root included, by walking the tree with an explicit stack.
+    /// Number of reachable entries, root included, by walking the tree along its links: down
+    /// to a first child, else on to the next sibling, else back up through the parents until
+    /// one has a next sibling. Every entry is counted as it is entered. No stack: `stats` runs
+    /// before and after every op of a differential run, and this allocates nothing.
     fn live_count(&self) -> u64 {
-        let mut count = 0u64;
-        let mut stack = vec![ROOT];
-        while let Some(i) = stack.pop() {
-            count += 1;
-            stack.extend(self.children(i));
+        let mut count = 1u64;
+        let mut cur = ROOT;
+        loop {
+            if let Some(c) = self.node(cur).first_child {
+                cur = c;
+                count += 1;
+                continue;
+            }
+            loop {
+                if cur == ROOT {
+                    return count;
+                }
+                let n = self.node(cur);
+                if let Some(s) = n.next_sibling {
+                    cur = s;
+                    count += 1;
+                    break;
+                }
+                cur = n
+                    .parent
+                    .expect("pdtree-oracle bug: a linked entry has no parent");
+            }
         }
-        count
     }
 
-    /// The escaped path of live entry `i`, walking parent links up to the root.
-    fn path_of(&self, i: usize) -> String {
-        let mut names = Vec::new();
+    /// Appends the escaped path of live entry `i` to `out`, walking parent links up to the
+    /// root. `chain` is scratch space for the walk, so that a dump, which writes a path per
+    /// entry, reuses one vector and builds no string per name.
+    fn write_path(&self, out: &mut String, i: usize, chain: &mut Vec<usize>) {
+        chain.clear();
         let mut cur = i;
         while let Some(p) = self.node(cur).parent {
-            names.push(escape(&self.node(cur).name));
+            chain.push(cur);
             cur = p;
         }
-        let mut out = String::new();
-        for n in names.iter().rev() {
-            out.push('/');
-            out.push_str(n);
-        }
-        if out.is_empty() {
+        if chain.is_empty() {
             out.push('/');
         }
-        out
+        for &c in chain.iter().rev() {
+            out.push('/');
+            escape_into(out, &self.node(c).name);
+        }
     }
 
     // ----- path resolution (SEMANTICS §2) ---------------------------------------------------
@@ -869,9 +867,10 @@ impl PseudoFs for Oracle {
     fn check_invariants(&self) -> Result<(), InvariantViolation> {
         // Reachability, with a guard against cycles (a corrupt list must not hang us).
         let mut reachable = vec![false; self.nodes.len()];
-        let mut stack = vec![ROOT];
-        // One directory's children so far; one vector for all directories (cleared for each).
-        let mut seen: Vec<usize> = Vec::new();
+        // Sized for the whole arena from the start: this runs after every op of a
+        // differential run, and growing it step by step was most of its allocations.
+        let mut stack = Vec::with_capacity(self.nodes.len());
+        stack.push(ROOT);
         while let Some(i) = stack.pop() {
             if !matches!(self.nodes.get(i), Some(Some(_))) {
                 return Oracle::violation(3, format!("slot {i} is linked but not allocated"));
@@ -888,11 +887,11 @@ impl PseudoFs for Oracle {
                 return Oracle::violation(1, format!("ino {} has children, not a dir", n.ino));
             }
             // §8.1: children strictly ascending by inode, names unique, parent links right.
+            // Strictly ascending inodes also mean the list cannot loop back on itself.
             let mut prev: Option<usize> = None;
             let mut cur = n.first_child;
-            seen.clear();
             while let Some(c) = cur {
-                if !matches!(self.nodes.get(c), Some(Some(_))) || seen.contains(&c) {
+                if !matches!(self.nodes.get(c), Some(Some(_))) {
                     return Oracle::violation(1, format!("ino {}: broken child list", n.ino));
                 }
                 let cn = self.node(c);
@@ -907,17 +906,21 @@ impl PseudoFs for Oracle {
                         );
                     }
                 }
-                if seen.iter().any(|&s| self.node(s).name == cn.name) {
+                // Every earlier sibling, by walking the list again from its head.
+                if self
+                    .children(i)
+                    .take_while(|&s| s != c)
+                    .any(|s| self.node(s).name == cn.name)
+                {
                     return Oracle::violation(
                         1,
                         format!("ino {}: name {} twice", n.ino, escape(&cn.name)),
                     );
                 }
-                seen.push(c);
+                stack.push(c);
                 prev = Some(c);
                 cur = cn.next_sibling;
             }
-            stack.extend_from_slice(&seen);
         }
         // §8.3 and §8.6: every allocated entry is reachable, or removed and held open;
         // every permanent entry is reachable; inode numbers are unique and already handed out.
@@ -1016,13 +1019,25 @@ impl PseudoFs for Oracle {
     fn dump(&self) -> String {
         // §9, byte for byte. `write!` into one string rather than a `format!` per line: the
         // differential runner dumps the oracle at the end of every run. (Writing to a
-        // `String` cannot fail.)
-        let mut out = String::new();
-        for (i, path) in self.preorder() {
+        // `String` cannot fail.) Room for about 96 bytes per line up front, so the string
+        // does not grow by doubling.
+        let lines = self.nodes.len() + self.headers.len() + self.handles.len() + 2;
+        let mut out = String::with_capacity(96 * lines);
+        let mut chain = Vec::new();
+        // Every reachable entry in pre-order, children ascending: an explicit stack, never
+        // recursion (SEMANTICS §6, §9); a directory's children are pushed in reverse so the
+        // smallest inode is popped first.
+        let mut stack = vec![ROOT];
+        while let Some(i) = stack.pop() {
+            let mark = stack.len();
+            stack.extend(self.children(i));
+            stack[mark..].reverse();
             let n = self.node(i);
+            out.push_str("entry ");
+            self.write_path(&mut out, i, &mut chain);
             let _ = write!(
                 out,
-                "entry {path} {} ino={} nlink={} size={} owner={}",
+                " {} ino={} nlink={} size={} owner={}",
                 n.body.kind().word(),
                 n.ino,
                 self.nlink(i),
@@ -1035,14 +1050,17 @@ impl PseudoFs for Oracle {
             let _ = writeln!(out, " perm={} open={}", u8::from(n.permanent), n.open_refs);
         }
         for h in &self.headers {
-            let dir = match self.find_live(Oracle::header_dir(h)) {
-                Some(d) => self.path_of(d),
-                None => String::from("?"),
-            };
-            let _ = writeln!(out, "header {} dir={dir} rows={}", h.id, h.rows.len());
+            let _ = write!(out, "header {} dir=", h.id);
+            match self.find_live(Oracle::header_dir(h)) {
+                Some(d) => self.write_path(&mut out, d, &mut chain),
+                None => out.push('?'),
+            }
+            let _ = writeln!(out, " rows={}", h.rows.len());
             for r in &h.rows {
                 let kind = if r.is_dir { "dir" } else { "file" };
-                let _ = writeln!(out, "row {} {} {kind}", h.id, escape(&r.name));
+                let _ = write!(out, "row {} ", h.id);
+                escape_into(&mut out, &r.name);
+                let _ = writeln!(out, " {kind}");
             }
         }
         for h in &self.handles {

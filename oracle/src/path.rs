@@ -2,6 +2,8 @@
 //!
 //! Nothing here looks at a tree: these are pure functions over bytes.
 
+use std::fmt::Write;
+
 use pdtree::{Errno, MAX_NAME, MAX_PATH};
 
 /// Checks one name, in the order SEMANTICS §2 fixes:
@@ -47,16 +49,23 @@ pub(crate) fn split_path(path: &[u8]) -> Result<Vec<&[u8]>, Errno> {
 /// themselves, `\` as `\\`, every other byte as `\xHH` (lowercase hex).
 pub(crate) fn escape(name: &[u8]) -> String {
     let mut out = String::new();
+    escape_into(&mut out, name);
+    out
+}
+
+/// [`escape`], appended to `out` (the dump writes every path this way, without a string
+/// per name).
+pub(crate) fn escape_into(out: &mut String, name: &[u8]) {
     for &b in name {
         if b == b'\\' {
             out.push_str("\\\\");
         } else if (0x21..=0x7e).contains(&b) {
             out.push(char::from(b));
         } else {
-            out.push_str(&format!("\\x{b:02x}"));
+            // Writing to a `String` cannot fail.
+            let _ = write!(out, "\\x{b:02x}");
         }
     }
-    out
 }
 
 #[cfg(test)]

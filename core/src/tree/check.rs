@@ -2,9 +2,7 @@
 //! scratch and compared with the incrementally maintained state. Invariant 8 (atomicity)
 //! needs a before/after comparison, which the harness does around each failed operation.
 
-use std::collections::{BTreeMap, HashSet};
-
-use rustc_hash::FxBuildHasher;
+use std::collections::BTreeMap;
 
 use super::dump::path_of;
 use super::{Body, Tree, ROOT_SLOT};
@@ -32,13 +30,13 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     let entry = |slot: u32| t.entries.get(slot as usize).and_then(|e| e.as_ref());
     // Walk the reachable tree iteratively, checking each directory as we go.
     let mut reachable = vec![false; t.entries.len()];
-    let mut stack = vec![ROOT_SLOT];
+    // Sized for every reachable entry from the start: this runs after every op of a
+    // differential run, so its allocations count.
+    let mut stack = Vec::with_capacity(t.live as usize);
+    stack.push(ROOT_SLOT);
     let mut live = 0u64;
     let mut hrefs: BTreeMap<u32, u64> = BTreeMap::new();
     let mut mounts: BTreeMap<u32, u64> = BTreeMap::new();
-    // One set for every directory's names (cleared per directory): this runs after every op
-    // of a differential run, so its allocations count.
-    let mut names: HashSet<&[u8], FxBuildHasher> = HashSet::default();
     while let Some(slot) = stack.pop() {
         let e = entry(slot).ok_or_else(|| violation!(3, "slot {slot} is reachable but free"))?;
         ensure!(
@@ -60,7 +58,6 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
         d.children
             .check()
             .map_err(|msg| violation!(1, "{}: {msg}", path()))?;
-        names.clear();
         let (mut subdirs, mut name_bytes, mut count) = (0u64, 0u64, 0usize);
         for (ino, child) in d.children.iter() {
             let c = entry(child)
@@ -73,13 +70,23 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
                 c.ino,
                 c.parent
             );
-            ensure!(
-                names.insert(&*c.name),
-                1,
-                "{}: name {:?} twice",
-                path(),
-                String::from_utf8_lossy(&c.name)
-            );
+            // 1 (names unique) and 4 (the name index finds every reachable entry) at once,
+            // without a set of names: the index answers one slot per (parent, name), so of
+            // two children with one name at most one can be the answer.
+            if t.child(slot, &c.name) != Some(child) {
+                let twin = d
+                    .children
+                    .iter()
+                    .any(|(_, s)| s != child && entry(s).is_some_and(|o| *o.name == *c.name));
+                ensure!(
+                    !twin,
+                    1,
+                    "{}: name {:?} twice",
+                    path(),
+                    String::from_utf8_lossy(&c.name)
+                );
+                return Err(violation!(4, "{} not found by name", path_of(t, child)));
+            }
             subdirs += u64::from(matches!(c.body, Body::Dir(_)));
             name_bytes += c.name.len() as u64;
             count += 1;
@@ -208,12 +215,7 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
             "ino {} is in the wrong inode index",
             e.ino
         );
-        ensure!(
-            slot == ROOT_SLOT || t.child(e.parent, &e.name) == Some(slot),
-            4,
-            "{} not found by name",
-            path_of(t, slot)
-        );
+        // Found by name: checked for every reachable child during the walk above.
     }
     let is_reachable = |s: u32| reachable.get(s as usize).copied().unwrap_or(false);
     for &s in t.by_name.iter() {

@@ -1,26 +1,43 @@
 //! The canonical dump (docs/SEMANTICS.md §9).
 
-use std::fmt::Write;
-
 use super::{Body, Tree, ROOT_SLOT};
 use crate::types::{Kind, Owner};
 
 /// Appends `bytes` escaped for a dump: `0x21..=0x7e` except `\` as themselves, `\` as `\\`,
-/// everything else as `\xHH`.
-pub(super) fn escape_into(out: &mut String, bytes: &[u8]) {
-    for &b in bytes {
-        match b {
-            b'\\' => out.push_str("\\\\"),
-            0x21..=0x7e => out.push(b as char),
-            _ => {
-                let _ = write!(out, "\\x{b:02x}");
-            }
+/// everything else as `\xHH`. Runs of bytes that stand for themselves are copied whole: the
+/// harness dumps after every failed op, and a push per byte was most of the dump's time.
+pub(super) fn escape_into(out: &mut Vec<u8>, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b != b'\\' && (0x21..=0x7e).contains(&b) {
+            continue;
+        }
+        out.extend_from_slice(&bytes[run..i]);
+        run = i + 1;
+        if b == b'\\' {
+            out.extend_from_slice(b"\\\\");
+        } else {
+            out.extend_from_slice(&[
+                b'\\',
+                b'x',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 15)],
+            ]);
         }
     }
+    out.extend_from_slice(&bytes[run..]);
 }
 
 /// The dump path of a reachable slot, built by walking up to the root.
 pub(super) fn path_of(tree: &Tree, slot: u32) -> String {
+    let mut out = Vec::new();
+    push_path(&mut out, tree, slot);
+    into_string(out)
+}
+
+/// Appends the dump path of a reachable slot.
+fn push_path(out: &mut Vec<u8>, tree: &Tree, slot: u32) {
     let mut names = Vec::new();
     let mut cur = slot;
     while cur != ROOT_SLOT {
@@ -29,19 +46,22 @@ pub(super) fn path_of(tree: &Tree, slot: u32) -> String {
         cur = e.parent;
     }
     if names.is_empty() {
-        return "/".to_string();
+        out.push(b'/');
     }
-    let mut out = String::new();
     for name in names.iter().rev() {
-        out.push('/');
-        escape_into(&mut out, name);
+        out.push(b'/');
+        escape_into(out, name);
     }
-    out
 }
 
-/// Appends `n` in decimal. The dump is taken before every mutating op of a differential run,
-/// so it avoids the formatting machinery on its hot path.
-fn push_num(out: &mut String, mut n: u64) {
+/// A finished dump or path as a `String`. Everything written is ASCII: escaped names and the
+/// fixed words of the format.
+fn into_string(out: Vec<u8>) -> String {
+    String::from_utf8(out).expect("a dump is ASCII")
+}
+
+/// Appends `n` in decimal, without the formatting machinery (the dump's hot path).
+fn push_num(out: &mut Vec<u8>, mut n: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -52,104 +72,115 @@ fn push_num(out: &mut String, mut n: u64) {
             break;
         }
     }
-    out.extend(buf[i..].iter().map(|&b| b as char));
+    out.extend_from_slice(&buf[i..]);
 }
 
 pub(super) fn dump(tree: &Tree) -> String {
     // About 80 bytes per line: one allocation instead of a chain of doublings (capped; a
-    // bigger dump grows as usual).
+    // bigger dump grows as usual). Built as bytes (see `escape_into`), checked ASCII once.
     let lines = (tree.allocated as usize).saturating_add(tree.headers.len() + 2);
-    let mut out = String::with_capacity(lines.saturating_mul(80).min(1 << 26));
+    let mut out: Vec<u8> = Vec::with_capacity(lines.saturating_mul(80).min(1 << 26));
     // Pre-order without recursion: a stack of (slot, length of its parent's path in `path`).
     // Everything visited between pushing a child and popping it lies under the same parent,
-    // so truncating `path` to that length gives the parent's path back.
-    let mut path = String::new();
-    let mut stack = vec![(ROOT_SLOT, 0usize)];
+    // so truncating `path` to that length gives the parent's path back. Both sized up front
+    // (a path rarely passes 256 bytes; the stack never holds more than the reachable
+    // entries): the harness dumps after every failed op.
+    let mut path: Vec<u8> = Vec::with_capacity(256);
+    let mut stack = Vec::with_capacity(tree.live as usize);
+    stack.push((ROOT_SLOT, 0usize));
     while let Some((slot, parent_len)) = stack.pop() {
         let st = tree.stat_slot(slot);
         let e = tree.entry(slot);
         path.truncate(parent_len);
         if slot != ROOT_SLOT {
-            path.push('/');
+            path.push(b'/');
             escape_into(&mut path, &e.name);
         }
-        out.push_str("entry ");
-        out.push_str(if path.is_empty() { "/" } else { &path });
-        out.push(' ');
-        out.push_str(st.kind.word());
-        out.push_str(" ino=");
+        out.extend_from_slice(b"entry ");
+        out.extend_from_slice(if path.is_empty() { b"/" } else { &path });
+        out.push(b' ');
+        out.extend_from_slice(st.kind.word().as_bytes());
+        out.extend_from_slice(b" ino=");
         push_num(&mut out, st.ino);
-        out.push_str(" nlink=");
+        out.extend_from_slice(b" nlink=");
         push_num(&mut out, st.nlink);
-        out.push_str(" size=");
+        out.extend_from_slice(b" size=");
         push_num(&mut out, st.size);
-        out.push_str(" owner=");
+        out.extend_from_slice(b" owner=");
         match st.owner {
-            Owner::Explicit => out.push_str("explicit"),
-            Owner::Implicit => out.push_str("implicit"),
+            Owner::Explicit => out.extend_from_slice(b"explicit"),
+            Owner::Implicit => out.extend_from_slice(b"implicit"),
             Owner::Header(h) => {
-                out.push_str("header:");
+                out.extend_from_slice(b"header:");
                 push_num(&mut out, h);
             }
         }
         if let Body::Dir(d) = &e.body {
-            out.push_str(" hrefs=");
+            out.extend_from_slice(b" hrefs=");
             push_num(&mut out, d.hrefs);
         }
-        out.push_str(if st.permanent {
-            " perm=1 open="
+        out.extend_from_slice(if st.permanent {
+            b" perm=1 open="
         } else {
-            " perm=0 open="
+            b" perm=0 open="
         });
         push_num(&mut out, st.open_refs);
-        out.push('\n');
+        out.push(b'\n');
         if let Body::Dir(d) = &e.body {
             let mark = stack.len();
             stack.extend(d.children.iter().map(|(_, s)| (s, path.len())));
             stack[mark..].reverse();
         }
     }
-    for (id, h) in &tree.headers {
-        let _ = writeln!(
-            out,
-            "header {id} dir={} rows={}",
-            path_of(tree, h.target),
-            h.rows.len()
-        );
+    for (&id, h) in &tree.headers {
+        out.extend_from_slice(b"header ");
+        push_num(&mut out, id);
+        out.extend_from_slice(b" dir=");
+        push_path(&mut out, tree, h.target);
+        out.extend_from_slice(b" rows=");
+        push_num(&mut out, h.rows.len() as u64);
+        out.push(b'\n');
         for &row in &h.rows {
             let e = tree.entry(row);
-            debug_assert_eq!(e.owner(), Owner::Header(*id));
-            out.push_str(&format!("row {id} "));
+            debug_assert_eq!(e.owner(), Owner::Header(id));
+            out.extend_from_slice(b"row ");
+            push_num(&mut out, id);
+            out.push(b' ');
             escape_into(&mut out, &e.name);
-            let kind = if e.body.kind() == Kind::Dir {
-                "dir"
+            out.extend_from_slice(if e.body.kind() == Kind::Dir {
+                b" dir\n"
             } else {
-                "file"
-            };
-            let _ = writeln!(out, " {kind}");
+                b" file\n"
+            });
         }
     }
-    for (id, h) in &tree.handles {
+    for (&id, h) in &tree.handles {
         let e = tree.entry(h.slot);
-        let _ = writeln!(
-            out,
-            "handle {id} ino={} removed={}",
-            e.ino,
-            u8::from(!e.reachable())
-        );
+        out.extend_from_slice(b"handle ");
+        push_num(&mut out, id);
+        out.extend_from_slice(b" ino=");
+        push_num(&mut out, e.ino);
+        out.extend_from_slice(if e.reachable() {
+            b" removed=0\n"
+        } else {
+            b" removed=1\n"
+        });
     }
-    let _ = writeln!(
-        out,
-        "next ino={} header={} handle={}",
-        tree.next_ino, tree.next_header, tree.next_handle
-    );
     let s = crate::PseudoFs::stats(tree);
-    let _ = writeln!(
-        out,
-        "stats live={} allocated={} headers={} handles={}",
-        s.live, s.allocated, s.headers, s.handles
-    );
-    out
+    for (word, n) in [
+        (&b"next ino="[..], tree.next_ino),
+        (b" header=", tree.next_header),
+        (b" handle=", tree.next_handle),
+        (b"\nstats live=", s.live),
+        (b" allocated=", s.allocated),
+        (b" headers=", s.headers),
+        (b" handles=", s.handles),
+    ] {
+        out.extend_from_slice(word);
+        push_num(&mut out, n);
+    }
+    out.push(b'\n');
+    into_string(out)
 }
 
 #[cfg(test)]
@@ -158,8 +189,15 @@ mod tests {
 
     #[test]
     fn escaping() {
-        let mut s = String::new();
+        let mut s = Vec::new();
         escape_into(&mut s, b"a b\\c\x00\xff~!");
-        assert_eq!(s, "a\\x20b\\\\c\\x00\\xff~!");
+        assert_eq!(s, b"a\\x20b\\\\c\\x00\\xff~!");
+        // Escapes at both ends, and nothing to escape.
+        s.clear();
+        escape_into(&mut s, b"\\ok\t");
+        assert_eq!(s, b"\\\\ok\\x09");
+        s.clear();
+        escape_into(&mut s, b"plain");
+        assert_eq!(s, b"plain");
     }
 }
