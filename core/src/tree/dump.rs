@@ -80,24 +80,27 @@ pub(super) fn dump(tree: &Tree) -> String {
     // bigger dump grows as usual). Built as bytes (see `escape_into`), checked ASCII once.
     let lines = (tree.allocated as usize).saturating_add(tree.headers.len() + 2);
     let mut out: Vec<u8> = Vec::with_capacity(lines.saturating_mul(80).min(1 << 26));
-    // Pre-order without recursion: a stack of (slot, length of its parent's path in `path`).
-    // Everything visited between pushing a child and popping it lies under the same parent,
-    // so truncating `path` to that length gives the parent's path back. Both sized up front
-    // (a path rarely passes 256 bytes; the stack never holds more than the reachable
-    // entries): the harness dumps after every failed op.
-    let mut path: Vec<u8> = Vec::with_capacity(256);
+    // Pre-order without recursion: a stack of (slot, where its parent's path starts in `out`,
+    // its length). A path is its parent's, already written on the parent's line, plus one
+    // escaped name, so no path is built anywhere else. The stack is sized up front (it never
+    // holds more than the reachable entries): the harness dumps after every failed op.
     let mut stack = Vec::with_capacity(tree.live as usize);
-    stack.push((ROOT_SLOT, 0usize));
-    while let Some((slot, parent_len)) = stack.pop() {
+    stack.push((ROOT_SLOT, 0usize, 0usize));
+    while let Some((slot, parent_at, parent_len)) = stack.pop() {
         let st = tree.stat_slot(slot);
         let e = tree.entry(slot);
-        path.truncate(parent_len);
-        if slot != ROOT_SLOT {
-            path.push(b'/');
-            escape_into(&mut path, &e.name);
-        }
         out.extend_from_slice(b"entry ");
-        out.extend_from_slice(if path.is_empty() { b"/" } else { &path });
+        // The root's children see an empty parent path, not "/".
+        let (at, len) = if slot == ROOT_SLOT {
+            out.push(b'/');
+            (0, 0)
+        } else {
+            let at = out.len();
+            out.extend_from_within(parent_at..parent_at + parent_len);
+            out.push(b'/');
+            escape_into(&mut out, &e.name);
+            (at, out.len() - at)
+        };
         out.push(b' ');
         out.extend_from_slice(st.kind.word().as_bytes());
         out.extend_from_slice(b" ino=");
@@ -128,7 +131,7 @@ pub(super) fn dump(tree: &Tree) -> String {
         out.push(b'\n');
         if let Body::Dir(d) = &e.body {
             let mark = stack.len();
-            stack.extend(d.children.iter().map(|(_, s)| (s, path.len())));
+            stack.extend(d.children.iter().map(|(_, s)| (s, at, len)));
             stack[mark..].reverse();
         }
     }
