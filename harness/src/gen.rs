@@ -384,7 +384,8 @@ fn norm(path: &[u8]) -> Vec<u8> {
 }
 
 fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
-    let mut p = dir.to_vec();
+    let mut p = Vec::with_capacity(dir.len() + 1 + name.len());
+    p.extend_from_slice(dir);
     if p.last() != Some(&b'/') {
         p.push(b'/');
     }
@@ -572,12 +573,18 @@ impl<'a> Generator<'a> {
     /// copying the set first (a copy of every known path per generated op was most of the
     /// generator's time).
     fn pick_in<T: Clone>(&mut self, set: fn(&Model) -> &BTreeSet<T>) -> Option<T> {
+        let i = self.pick_index(set)?;
+        set(&self.model).iter().nth(i).cloned()
+    }
+
+    /// The position [`pick_in`](Self::pick_in) would take its element from, drawing the same
+    /// bytes, for a caller that only needs to borrow the element later.
+    fn pick_index<T>(&mut self, set: fn(&Model) -> &BTreeSet<T>) -> Option<usize> {
         let len = set(&self.model).len();
         if len == 0 {
             return None;
         }
-        let i = self.int(0, len as u64 - 1) as usize;
-        set(&self.model).iter().nth(i).cloned()
+        Some(self.int(0, len as u64 - 1) as usize)
     }
 
     fn edge_name(&mut self) -> Vec<u8> {
@@ -651,9 +658,13 @@ impl<'a> Generator<'a> {
         let mut p = if r < 3 {
             self.edge_path()
         } else if r < 80 {
-            let d = self.pick_in(|m| &m.dirs).unwrap_or_else(|| b"/".to_vec());
+            // The directory is drawn before the name, and copied once, straight into the
+            // path (this runs for most generated ops, and each allocation costs the ASan
+            // fuzz build a stack trace).
+            let i = self.pick_index(|m| &m.dirs);
             let n = self.name();
-            join(&d, &n)
+            let d = i.and_then(|i| self.model.dirs.iter().nth(i));
+            join(d.map_or(&b"/"[..], |d| &d[..]), &n)
         } else {
             self.random_path()
         };

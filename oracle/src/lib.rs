@@ -100,10 +100,12 @@ struct Node {
 struct Header {
     id: HeaderId,
     /// Inode numbers of the directories on the header's path, outermost first, root excluded.
-    /// Empty when the header's directory is the root.
-    path: Vec<Ino>,
+    /// Empty when the header's directory is the root. Like the rows, fixed once registered
+    /// and shared (`Arc`), so the copy of the oracle before each state-changing op does not
+    /// allocate per header.
+    path: Arc<[Ino]>,
     /// The rows, in table order.
-    rows: Vec<HeaderRow>,
+    rows: Arc<[HeaderRow]>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -634,7 +636,11 @@ impl PseudoFs for Oracle {
             });
         }
         // Every directory on the path gets hrefs + 1: that is, the header is now live.
-        self.headers.push(Header { id, path, rows });
+        self.headers.push(Header {
+            id,
+            path: path.into(),
+            rows: rows.into(),
+        });
         self.next_header = next_header;
         Ok(id)
     }
@@ -983,7 +989,7 @@ impl PseudoFs for Oracle {
                 return Oracle::violation(5, format!("header {} out of order", h.id));
             }
             let mut cur = ROOT;
-            for &ino in &h.path {
+            for &ino in h.path.iter() {
                 match self.find_live(ino) {
                     Some(d) if self.is_dir(d) && self.node(d).parent == Some(cur) => cur = d,
                     _ => {
@@ -991,7 +997,7 @@ impl PseudoFs for Oracle {
                     }
                 }
             }
-            for r in &h.rows {
+            for r in h.rows.iter() {
                 let ok = matches!(self.find_live(r.ino), Some(i)
                     if self.node(i).parent == Some(cur)
                         && self.node(i).owner == Owner::Header(h.id)
@@ -1056,7 +1062,7 @@ impl PseudoFs for Oracle {
                 None => out.push('?'),
             }
             let _ = writeln!(out, " rows={}", h.rows.len());
-            for r in &h.rows {
+            for r in h.rows.iter() {
                 let kind = if r.is_dir { "dir" } else { "file" };
                 let _ = write!(out, "row {} ", h.id);
                 escape_into(&mut out, &r.name);
@@ -1171,16 +1177,18 @@ mod tests {
         o.register(b"d/x/y", &[Row::file("r", "")]).unwrap();
         o.check_invariants().unwrap();
         let mut p = o.clone();
-        p.headers[0].path.remove(0); // no longer a chain from the root
+        p.headers[0].path = p.headers[0].path[1..].into(); // no longer a chain from the root
         assert_eq!(broken(&p), 5);
         let mut p = o.clone();
-        p.headers[0].rows[0].is_dir = true;
+        let mut rows = p.headers[0].rows.to_vec();
+        rows[0].is_dir = true;
+        p.headers[0].rows = rows.into();
         assert_eq!(broken(&p), 5);
         let mut p = o.clone();
         p.headers.clear(); // implicit directories nobody holds
         assert_eq!(broken(&p), 5);
         let mut p = o.clone();
-        p.headers[0].rows.clear(); // now a "mount point" holding a row
+        p.headers[0].rows = Arc::from([]); // now a "mount point" holding a row
         assert_eq!(broken(&p), 5);
     }
 
