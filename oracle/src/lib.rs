@@ -873,8 +873,8 @@ impl PseudoFs for Oracle {
     fn check_invariants(&self) -> Result<(), InvariantViolation> {
         // Reachability, with a guard against cycles (a corrupt list must not hang us).
         let mut reachable = vec![false; self.nodes.len()];
-        // Sized for the whole arena from the start: this runs after every op of a
-        // differential run, and growing it step by step was most of its allocations.
+        // Sized for the whole arena from the start, so it is allocated once rather than
+        // regrown: this runs after every op of a differential run.
         let mut stack = Vec::with_capacity(self.nodes.len());
         stack.push(ROOT);
         while let Some(i) = stack.pop() {

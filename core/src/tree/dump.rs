@@ -4,8 +4,9 @@ use super::{Body, Tree, ROOT_SLOT};
 use crate::types::{Kind, Owner};
 
 /// Appends `bytes` escaped for a dump: `0x21..=0x7e` except `\` as themselves, `\` as `\\`,
-/// everything else as `\xHH`. Runs of bytes that stand for themselves are copied whole: the
-/// harness dumps after every failed op, and a push per byte was most of the dump's time.
+/// everything else as `\xHH`. Runs of bytes that stand for themselves are copied whole rather
+/// than pushed one by one: in the fuzz build every push is instrumented, and the harness
+/// dumps after every failed op.
 pub(super) fn escape_into(out: &mut Vec<u8>, bytes: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut run = 0;
