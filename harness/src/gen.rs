@@ -581,10 +581,12 @@ impl<'a> Generator<'a> {
     /// bytes, for a caller that only needs to borrow the element later.
     fn pick_index<T>(&mut self, set: fn(&Model) -> &BTreeSet<T>) -> Option<usize> {
         let len = set(&self.model).len();
-        if len == 0 {
-            return None;
-        }
-        Some(self.int(0, len as u64 - 1) as usize)
+        self.index_below(len)
+    }
+
+    /// A uniform position below `len`, or `None` (drawing nothing) when `len` is 0.
+    fn index_below(&mut self, len: usize) -> Option<usize> {
+        (len > 0).then(|| self.int(0, len as u64 - 1) as usize)
     }
 
     fn edge_name(&mut self) -> Vec<u8> {
@@ -685,8 +687,7 @@ impl<'a> Generator<'a> {
                     // Uniform over the union of dirs and files, as `pick_in` would be,
                     // without building the union.
                     let len = self.model.dirs.union(&self.model.files).count();
-                    (len > 0).then(|| {
-                        let i = self.int(0, len as u64 - 1) as usize;
+                    self.index_below(len).map(|i| {
                         let mut all = self.model.dirs.union(&self.model.files);
                         all.nth(i).cloned().expect("i < len")
                     })
