@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use smallvec::{smallvec, SmallVec};
+
 use super::dump::path_of;
 use super::{Body, Tree, ROOT_SLOT};
 use crate::types::{InvariantViolation, Owner};
@@ -26,13 +28,20 @@ macro_rules! ensure {
     };
 }
 
+/// Arena slots whose reachability marks fit on the stack (one byte each).
+const INLINE_SLOTS: usize = 1024;
+/// Reachable entries whose walk stack fits on the stack.
+const INLINE_STACK: usize = 128;
+
 pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     let entry = |slot: u32| t.entries.get(slot as usize).and_then(|e| e.as_ref());
-    // Walk the reachable tree iteratively, checking each directory as we go.
-    let mut reachable = vec![false; t.entries.len()];
-    // Sized for every reachable entry from the start: this runs after every op of a
-    // differential run, so its allocations count.
-    let mut stack = Vec::with_capacity(t.live as usize);
+    // Walk the reachable tree iteratively, checking each directory as we go. The walk's
+    // scratch space lives on the stack for trees of up to `INLINE_SLOTS` slots and
+    // `INLINE_STACK` reachable entries, and is otherwise allocated once, at its full size:
+    // this runs after every op of a differential run, where the trees are small and every
+    // allocation costs a stack trace under AddressSanitizer.
+    let mut reachable: SmallVec<[bool; INLINE_SLOTS]> = smallvec![false; t.entries.len()];
+    let mut stack: SmallVec<[u32; INLINE_STACK]> = SmallVec::with_capacity(t.live as usize);
     stack.push(ROOT_SLOT);
     let mut live = 0u64;
     let mut hrefs: BTreeMap<u32, u64> = BTreeMap::new();
