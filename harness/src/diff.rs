@@ -404,6 +404,9 @@ pub struct DiffRunner<A: PseudoFs, B: PseudoFs = Oracle> {
     index: usize,
     /// A dump of A known to describe its current state (after a proven no-op).
     clean: Option<String>,
+    /// B as it was before the current state-changing op. Kept between ops and refilled
+    /// with `clone_from`, so the copy reuses its buffers instead of allocating new ones.
+    b_before: Option<B>,
     scans: Vec<Option<Scan>>,
     summary: RunSummary,
     broken: bool,
@@ -421,6 +424,7 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             limits,
             index: 0,
             clean: None,
+            b_before: None,
             scans: vec![None; SLOTS],
             summary: RunSummary::default(),
             broken: false,
@@ -534,11 +538,15 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         // what the dump shows). A's canonical dump (A is any tree; the dump is all it offers)
         // is only needed when the op fails, and B's outcome says so before A runs: if A then
         // succeeds where B failed, the outcomes differ and that is the report.
-        let (b_before, mut a_clean) = if kind.may_mutate() {
-            (Some(self.b.tree().clone()), self.clean.take())
-        } else {
-            (None, None)
-        };
+        let mutates = kind.may_mutate();
+        let mut a_clean = None;
+        if mutates {
+            match &mut self.b_before {
+                Some(copy) => copy.clone_from(self.b.tree()),
+                None => self.b_before = Some(self.b.tree().clone()),
+            }
+            a_clean = self.clean.take();
+        }
         let stats_before = (
             catch(|| self.a.tree().stats()),
             catch(|| self.b.tree().stats()),
@@ -558,7 +566,7 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
                 ));
             }
         };
-        let a_before = if b_before.is_some() && ob.is_failure() {
+        let a_before = if mutates && ob.is_failure() {
             Some(a_clean.take().unwrap_or_else(|| Self::dump_of(&self.a)))
         } else {
             None
@@ -634,18 +642,18 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
                     fail!(DivergenceKind::Atomicity { side, what }, None);
                 }
             }
-            if let Some(b0) = b_before {
-                if *self.b.tree() != b0 {
-                    let (db0, db1) = (Self::dump_of_tree(&b0), Self::dump_of(&self.b));
-                    let what = unified_diff(&db0, &db1, "before", "after");
-                    fail!(
-                        DivergenceKind::Atomicity {
-                            side: Side::B,
-                            what
-                        },
-                        None
-                    );
-                }
+            // `b_before` is this op's copy only when the op may mutate (else it is stale).
+            let b = self.b.tree();
+            if let Some(b0) = self.b_before.take_if(|b0| mutates && *b != *b0) {
+                let (db0, db1) = (Self::dump_of_tree(&b0), Self::dump_of(&self.b));
+                let what = unified_diff(&db0, &db1, "before", "after");
+                fail!(
+                    DivergenceKind::Atomicity {
+                        side: Side::B,
+                        what
+                    },
+                    None
+                );
             }
             if let Some(da0) = a_before {
                 let da1 = Self::dump_of(&self.a);

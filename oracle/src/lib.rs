@@ -146,7 +146,7 @@ struct Handle {
 /// );
 /// assert!(o.check_invariants().is_ok());
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Oracle {
     limits: Limits,
     /// Every entry ever created; a slot becomes `None` when its entry is freed, and is never
@@ -159,6 +159,52 @@ pub struct Oracle {
     next_ino: Ino,
     next_header: HeaderId,
     next_handle: HandleId,
+}
+
+/// `clone_from` reuses the destination's vectors: the differential runner copies the oracle
+/// before every state-changing op into the same buffer, which then allocates nothing once it
+/// is big enough (names and contents are `Arc`s; their copies allocate nothing either).
+impl Clone for Oracle {
+    fn clone(&self) -> Oracle {
+        let Oracle {
+            limits,
+            nodes,
+            headers,
+            handles,
+            next_ino,
+            next_header,
+            next_handle,
+        } = self;
+        Oracle {
+            limits: *limits,
+            nodes: nodes.clone(),
+            headers: headers.clone(),
+            handles: handles.clone(),
+            next_ino: *next_ino,
+            next_header: *next_header,
+            next_handle: *next_handle,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Oracle) {
+        // Destructured, so that a new field cannot be forgotten here.
+        let Oracle {
+            limits,
+            nodes,
+            headers,
+            handles,
+            next_ino,
+            next_header,
+            next_handle,
+        } = source;
+        self.limits = *limits;
+        self.nodes.clone_from(nodes);
+        self.headers.clone_from(headers);
+        self.handles.clone_from(handles);
+        self.next_ino = *next_ino;
+        self.next_header = *next_header;
+        self.next_handle = *next_handle;
+    }
 }
 
 impl Default for Oracle {

@@ -781,3 +781,35 @@ fn failed_counters_untouched() {
     o.create(b"f", b"").unwrap();
     assert_eq!(o.open(b"f"), Ok(1));
 }
+
+/// `clone_from` (which the differential runner uses to copy the oracle before every
+/// state-changing op) gives a copy equal to its source whatever the destination held: a
+/// bigger tree, a smaller one, other headers, handles and counters.
+#[test]
+fn clone_from_copies_every_field() {
+    let mut big = Oracle::with_limits(Limits::default());
+    ok(&mut big, |o| {
+        o.register(b"net/ipv4/conf/eth0", &[Row::file("fw", "0\n")])
+    });
+    ok(&mut big, |o| o.create(b"/net/dev", b"x"));
+    let h = ok(&mut big, |o| o.open(b"/net/dev"));
+    ok(&mut big, |o| o.create(b"/gone", b""));
+    ok(&mut big, |o| o.remove(b"/gone"));
+    let mut small = Oracle::with_limits(Limits {
+        max_entries: 7,
+        ..Limits::default()
+    });
+    ok(&mut small, |o| o.mkdir(b"/only"));
+
+    let mut copy = small.clone();
+    copy.clone_from(&big);
+    assert_eq!(copy, big);
+    assert_eq!(copy.dump(), big.dump());
+    assert_eq!(ok(&mut copy, |o| o.read(h)), b"x");
+
+    let mut copy = big.clone();
+    copy.clone_from(&small);
+    assert_eq!(copy, small);
+    assert_eq!(copy.dump(), small.dump());
+    assert_eq!(copy.create(b"/a", b""), Ok(3));
+}
