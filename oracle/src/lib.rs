@@ -166,24 +166,15 @@ pub struct Oracle {
 /// is big enough (names and contents are `Arc`s; their copies allocate nothing either).
 impl Clone for Oracle {
     fn clone(&self) -> Oracle {
-        let Oracle {
-            limits,
-            nodes,
-            headers,
-            handles,
-            next_ino,
-            next_header,
-            next_handle,
-        } = self;
-        Oracle {
-            limits: *limits,
-            nodes: nodes.clone(),
-            headers: headers.clone(),
-            handles: handles.clone(),
-            next_ino: *next_ino,
-            next_header: *next_header,
-            next_handle: *next_handle,
-        }
+        // Empty vectors (no allocation yet), every other field copied; `clone_from` fills them.
+        let mut copy = Oracle {
+            nodes: Vec::new(),
+            headers: Vec::new(),
+            handles: Vec::new(),
+            ..*self
+        };
+        copy.clone_from(self);
+        copy
     }
 
     fn clone_from(&mut self, source: &Oracle) {

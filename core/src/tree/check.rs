@@ -28,15 +28,15 @@ macro_rules! ensure {
     };
 }
 
-/// Arena slots whose reachability marks fit on the stack (one byte each).
+/// Arena slots whose reachability marks fit on the call stack (one byte each).
 const INLINE_SLOTS: usize = 1024;
-/// Reachable entries whose walk stack fits on the stack.
+/// Reachable entries whose walk stack fits on the call stack.
 const INLINE_STACK: usize = 128;
 
 pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     let entry = |slot: u32| t.entries.get(slot as usize).and_then(|e| e.as_ref());
     // Walk the reachable tree iteratively, checking each directory as we go. The walk's
-    // scratch space lives on the stack for trees of up to `INLINE_SLOTS` slots and
+    // scratch space lives on the call stack for trees of up to `INLINE_SLOTS` slots and
     // `INLINE_STACK` reachable entries, and is otherwise allocated once, at its full size:
     // this runs after every op of a differential run, where the trees are small and every
     // allocation costs a stack trace under AddressSanitizer.
