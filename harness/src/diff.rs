@@ -404,9 +404,10 @@ pub struct DiffRunner<A: PseudoFs, B: PseudoFs = Oracle> {
     index: usize,
     /// A dump of A known to describe its current state (after a proven no-op).
     clean: Option<String>,
-    /// B as it was before the current state-changing op. Kept between ops and refilled
-    /// with `clone_from`, so the copy reuses its buffers instead of allocating new ones.
-    b_before: Option<B>,
+    /// B as it was before the current state-changing op (stale after any other op). Kept
+    /// between ops and refilled with `clone_from`, so the copy reuses its buffers instead of
+    /// allocating new ones.
+    b_before: B,
     scans: Vec<Option<Scan>>,
     summary: RunSummary,
     broken: bool,
@@ -420,11 +421,11 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         install_panic_hook();
         DiffRunner {
             a: Runner::from_tree(a),
+            b_before: b.clone(),
             b: Runner::from_tree(b),
             limits,
             index: 0,
             clean: None,
-            b_before: None,
             scans: vec![None; SLOTS],
             summary: RunSummary::default(),
             broken: false,
@@ -541,10 +542,7 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         let mutates = kind.may_mutate();
         let mut a_clean = None;
         if mutates {
-            match &mut self.b_before {
-                Some(copy) => copy.clone_from(self.b.tree()),
-                None => self.b_before = Some(self.b.tree().clone()),
-            }
+            self.b_before.clone_from(self.b.tree());
             a_clean = self.clean.take();
         }
         let stats_before = (
@@ -643,9 +641,8 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
                 }
             }
             // `b_before` is this op's copy only when the op may mutate (else it is stale).
-            let b = self.b.tree();
-            if let Some(b0) = self.b_before.take_if(|b0| mutates && *b != *b0) {
-                let (db0, db1) = (Self::dump_of_tree(&b0), Self::dump_of(&self.b));
+            if mutates && *self.b.tree() != self.b_before {
+                let (db0, db1) = (Self::dump_of_tree(&self.b_before), Self::dump_of(&self.b));
                 let what = unified_diff(&db0, &db1, "before", "after");
                 fail!(
                     DivergenceKind::Atomicity {

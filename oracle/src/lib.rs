@@ -52,8 +52,9 @@ const ROOT: usize = 0;
 
 /// Bytes that never change once written: names and contents. Shared (`Arc`) so that a copy
 /// of the whole oracle, which the differential runner takes before every state-changing op
-/// to prove that a failed op changed nothing, copies no bytes and allocates per vector, not
-/// per entry. Equality still compares the bytes.
+/// to prove that a failed op changed nothing, copies no bytes and allocates nothing per entry
+/// (with `clone_from` into a big enough copy, nothing at all). Equality still compares the
+/// bytes.
 type Bytes = Arc<[u8]>;
 
 /// What an entry holds, by kind (SEMANTICS §1).
