@@ -6,7 +6,7 @@ mod asan_defaults;
 
 use libfuzzer_sys::fuzz_target;
 use pdtree::{PseudoFs, Tree};
-use pdtree_harness::diff::diff_bytes;
+use pdtree_harness::check::diff::diff_bytes;
 
 fuzz_target!(|data: &[u8]| {
     if let Err(d) = diff_bytes(data, &|l| Tree::with_limits(l)) {

@@ -9,7 +9,7 @@ mod asan_defaults;
 
 use libfuzzer_sys::fuzz_target;
 use pdtree::{PseudoFs, Tree};
-use pdtree_harness::{core_api::check_tree_api, diff::run_ops, paths::ops_from_path_bytes};
+use pdtree_harness::{check::core_api::check_tree_api, gen::paths::ops_from_path_bytes, run_ops};
 
 fuzz_target!(|data: &[u8]| {
     let (limits, ops) = ops_from_path_bytes(data);

@@ -144,9 +144,12 @@ fn main() {
                 found.minimized.len()
             );
             match &found.report {
-                Some(dir) => {
+                Some(Ok(dir)) => {
                     let md = std::fs::read_to_string(dir.join("report.md")).unwrap_or_default();
                     println!("report: {}\n\n{md}", dir.display());
+                }
+                Some(Err(e)) => {
+                    println!("report not written: {e}\n\n{}", found.minimized_divergence)
                 }
                 None => println!("{}", found.minimized_divergence),
             }

@@ -27,8 +27,8 @@ use std::path::PathBuf;
 
 use pdtree::{PseudoFs, Tree};
 use pdtree_harness::campaign::{self, iteration_input, CampaignConfig};
-use pdtree_harness::diff::diff_bytes;
-use pdtree_harness::faults::{Fault, Faulty};
+use pdtree_harness::check::diff::diff_bytes;
+use pdtree_harness::check::faults::{Fault, Faulty};
 use pdtree_harness::gen::ops_from_bytes;
 use pdtree_harness::{Outcome, Runner};
 

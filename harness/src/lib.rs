@@ -1,19 +1,26 @@
 //! # pdtree-harness
 //!
-//! A small op language for pdtree-style trees, a deterministic runner, and golden
-//! conformance transcripts.
+//! Differential testing of pdtree-style trees: a small op language, generators that turn
+//! bytes into op sequences, a differential runner that checks an implementation under test
+//! against the naive oracle after every op, a minimizer, and the deterministic campaign that
+//! ties them together. The folders are the pipeline:
 //!
-//! * [`op`]: [`Op`], every SPEC operation plus slot-based handles and readdir cursors,
-//!   `check` and `dump`.
-//! * [`script`]: the line-oriented text format ([`parse_script`], [`print_script`]), with a
-//!   `limits` directive and a `repeat N op` form whose strings expand `{i}`.
-//! * [`runner`]: [`Runner`] executes ops on any [`PseudoFs`](pdtree::PseudoFs) and describes
-//!   each result as an [`Outcome`] with a canonical one-line text.
-//! * [`transcript`]: scripts with expected outcomes (`=> ` lines), as in `corpus/spec/*.t`.
-//! * [`faults`]: planted historical bugs, to prove the harness finds them.
-//! * [`core_api`]: core's API beyond `PseudoFs` (`Tree::readdir_each`, `limits`) checked
-//!   against its `PseudoFs` counterpart, for the `paths` fuzz target.
-//! * [`bench`]: `pdtree bench`, the performance benchmarks (docs/PERFORMANCE.md).
+//! ```text
+//!  gen (bytes → ops) ──► lang (ops, scripts, runner) ──► check (A vs B, every op)
+//!                                                              │ Divergence
+//!  campaign (seeds → inputs, reports) ◄── shrink (minimal ops) ◄┘
+//! ```
+//!
+//! * [`lang`]: [`Op`] and [`OpKind`] (one table), the script and transcript formats,
+//!   [`Runner`] and [`Outcome`].
+//! * [`gen`]: the swarm generator ([`gen::ops_from_bytes`]) and the raw-path input
+//!   ([`gen::paths`]).
+//! * [`check`]: [`DiffRunner`] and its named checks, the readdir scan tracker, checks of
+//!   core's API beyond the trait ([`check::core_api`]) and planted bugs ([`check::faults`]).
+//! * [`shrink`]: the minimizer.
+//! * [`campaign`]: the built-in fuzzer, case files and replay, report directories.
+//!
+//! The `pdtree` command (crate `pdtree-cli`) is a thin tool over this library.
 //!
 //! ```
 //! use pdtree_harness::{parse_script, print_script, Op, Stmt};
@@ -26,25 +33,18 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod bench;
 pub mod campaign;
-pub mod cli;
-pub mod core_api;
-pub mod diff;
-pub mod faults;
+pub mod check;
 pub mod gen;
-pub mod minimize;
-pub mod op;
-pub mod paths;
-pub mod replay;
-pub mod report;
-pub mod runner;
-pub mod script;
-pub mod transcript;
+pub mod lang;
+pub mod shrink;
 
-pub use diff::{diff_bytes, run_ops, DiffRunner, Divergence, DivergenceKind, RunSummary, Side};
-pub use gen::{ops_from_bytes, GenStats, OpKind};
-pub use op::{Op, Slot, MAX_SLOT, SLOTS};
-pub use runner::{run_script, DirCursor, Outcome, Runner};
-pub use script::{parse_op, parse_script, print_script, quote, ParseError, Script, Stmt};
-pub use transcript::{parse_transcript, run_transcript, Mismatch, RunOptions, Step, Transcript};
+pub use check::diff::{diff_bytes, run_ops, DiffRunner, RunSummary};
+pub use check::divergence::{Divergence, DivergenceKind, ReaddirRule, Side};
+pub use gen::{ops_from_bytes, GenStats};
+pub use lang::op::{Op, OpKind, Slot, MAX_SLOT, SLOTS};
+pub use lang::runner::{run_script, DirCursor, Outcome, Runner};
+pub use lang::script::{parse_op, parse_script, print_script, quote, ParseError, Script, Stmt};
+pub use lang::transcript::{
+    parse_transcript, run_transcript, Mismatch, RunOptions, Step, Transcript,
+};

@@ -19,7 +19,6 @@ fn bounded_campaign_finds_nothing() {
         seed: 6,
         iterations: Some(iterations),
         jobs: 1,
-        progress: false,
         report_dir: None,
         minimize: false,
         ..CampaignConfig::default()

@@ -1,10 +1,10 @@
 //! Same input → same execution, same report, byte for byte.
 
 use pdtree::{PseudoFs, Tree};
+use pdtree_harness::campaign::replay::trace;
 use pdtree_harness::campaign::{iteration_input, run, CampaignConfig};
-use pdtree_harness::diff::fnv1a;
-use pdtree_harness::faults::{Fault, Faulty};
-use pdtree_harness::replay::trace;
+use pdtree_harness::check::divergence::fnv1a;
+use pdtree_harness::check::faults::{Fault, Faulty};
 use pdtree_harness::{diff_bytes, ops_from_bytes};
 
 fn cfg(jobs: usize) -> CampaignConfig {

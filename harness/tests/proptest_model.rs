@@ -12,7 +12,7 @@
 //! `cargo test -p pdtree-harness --test proptest_model`; `PROPTEST_CASES=5000` runs more.
 
 use pdtree::{Limits, PseudoFs, Row, RowKind, Tree};
-use pdtree_harness::faults::{Fault, Faulty};
+use pdtree_harness::check::faults::{Fault, Faulty};
 use pdtree_harness::{Op, Runner};
 use pdtree_oracle::Oracle;
 use proptest::prelude::*;

@@ -9,7 +9,7 @@
 //!   dumps, for core and for the oracle.
 
 use pdtree::{Limits, PseudoFs, Row, RowKind, Tree};
-use pdtree_harness::script::MAX_REPEAT;
+use pdtree_harness::lang::script::MAX_REPEAT;
 use pdtree_harness::{parse_script, print_script, Op, Runner, Script, Stmt, MAX_SLOT};
 use pdtree_oracle::Oracle;
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use pdtree::{Limits, PseudoFs, Tree};
-use pdtree_harness::faults::{Fault, Faulty};
-use pdtree_harness::replay::{load, trace};
+use pdtree_harness::campaign::replay::{load, trace};
+use pdtree_harness::check::faults::{Fault, Faulty};
 
 fn corpus() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/regressions");
@@ -65,11 +65,13 @@ fn every_paths_seed_agrees_with_the_oracle() {
     assert!(files.len() >= 10, "{} has too few seeds", dir.display());
     for f in files {
         let data = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        let (limits, ops) = pdtree_harness::paths::ops_from_path_bytes(&data);
-        if let Err(d) = pdtree_harness::diff::run_ops(limits, &ops, &|l| Tree::with_limits(l)) {
+        let (limits, ops) = pdtree_harness::gen::paths::ops_from_path_bytes(&data);
+        if let Err(d) =
+            pdtree_harness::check::diff::run_ops(limits, &ops, &|l| Tree::with_limits(l))
+        {
             panic!("{}: {d}", f.display());
         }
-        if let Err(e) = pdtree_harness::core_api::check_tree_api(limits, &ops) {
+        if let Err(e) = pdtree_harness::check::core_api::check_tree_api(limits, &ops) {
             panic!("{}: {e}", f.display());
         }
     }

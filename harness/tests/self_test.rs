@@ -5,9 +5,9 @@
 //! Everything here is deterministic: a fixed seed, an iteration bound, one job.
 
 use pdtree::{PseudoFs, Tree};
+use pdtree_harness::campaign::report::{report_markdown, Report};
 use pdtree_harness::campaign::{self, CampaignConfig, CampaignResult};
-use pdtree_harness::faults::{Fault, Faulty};
-use pdtree_harness::report::{report_markdown, Case};
+use pdtree_harness::check::faults::{Fault, Faulty};
 use pdtree_harness::Op;
 
 /// The campaign's master seed (any fixed value; this one is not tuned to the faults).
@@ -28,7 +28,6 @@ fn config() -> CampaignConfig {
         seed: SEED,
         iterations: Some(MAX_ITERATIONS),
         jobs: 1,
-        progress: false,
         report_dir: None,
         ..CampaignConfig::default()
     }
@@ -72,13 +71,13 @@ fn finds(fault: Fault) {
         script(&found.minimized)
     );
     // The minimized case still diverges, with the same signature.
-    let again = pdtree_harness::diff::run_ops(found.limits, &found.minimized, &|l| {
+    let again = pdtree_harness::check::diff::run_ops(found.limits, &found.minimized, &|l| {
         Faulty::new(Tree::with_limits(l), fault)
     })
     .expect_err("the minimized reproducer no longer diverges");
     assert_eq!(again.signature(), found.minimized_divergence.signature());
     // And it is a bug of the fault, not of the tree: the unmodified tree runs it cleanly.
-    pdtree_harness::diff::run_ops(found.limits, &found.minimized, &|l| Tree::with_limits(l))
+    pdtree_harness::check::diff::run_ops(found.limits, &found.minimized, &|l| Tree::with_limits(l))
         .unwrap_or_else(|d| panic!("{fault:?}: the reproducer diverges on Tree too:\n{d}"));
 }
 
@@ -121,7 +120,7 @@ fn finds_failed_create_replaces() {
 /// before/after proof, on either side: A by its dump, B by its structural copy.
 #[test]
 fn failed_create_that_replaces_is_an_atomicity_divergence_on_either_side() {
-    use pdtree_harness::diff::{DiffRunner, DivergenceKind, Side};
+    use pdtree_harness::{DiffRunner, DivergenceKind, Side};
     use pdtree_oracle::Oracle;
     let l = pdtree::Limits::default();
     let ops = [
@@ -237,7 +236,7 @@ fn report_has_minimized_script_and_dump_diff() {
         !found.minimized_divergence.dump_diff.is_empty(),
         "a detaching remove must show in the dumps"
     );
-    let case = Case {
+    let case = Report {
         limits: found.limits,
         ops: &found.minimized,
         divergence: &found.minimized_divergence,
@@ -245,7 +244,12 @@ fn report_has_minimized_script_and_dump_diff() {
         input: Some(&found.input),
     };
     check(&report_markdown(&case, &dir), "report_markdown");
-    let written = found.report.as_ref().expect("no report directory written");
+    let written = found
+        .report
+        .as_ref()
+        .expect("no report directory asked for")
+        .as_ref()
+        .expect("report not written");
     let md = std::fs::read_to_string(written.join("report.md")).expect("report.md");
     check(&md, "report.md");
     let repro = std::fs::read_to_string(written.join("repro.ops")).expect("repro.ops");

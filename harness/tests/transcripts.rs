@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use pdtree::{PseudoFs, Tree};
-use pdtree_harness::transcript::{parse_transcript, run_transcript, RunOptions};
+use pdtree_harness::lang::transcript::{parse_transcript, run_transcript, RunOptions};
 use pdtree_oracle::Oracle;
 
 /// The corpus must not silently shrink to nothing.

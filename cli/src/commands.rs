@@ -1,20 +1,22 @@
 //! The `pdtree` command's subcommands (`fuzz`, `replay`, `minimize`, `print`), each a clap
-//! `Args` struct with a `run` method, so `src/bin/pdtree.rs` stays a small dispatcher.
+//! `Args` struct with a `run` method, so `main.rs` stays a small dispatcher.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use pdtree::{Limits, PseudoFs, Tree};
 
-use crate::campaign::{self, CampaignConfig};
-use crate::diff::run_ops;
-use crate::faults::{Fault, Faulty};
-use crate::minimize::minimize_case;
-use crate::replay::{load, trace};
-use crate::report::{repro_script, write_report, Case};
-use crate::script::{print_script, Script, Stmt};
+use pdtree_harness::campaign::replay::{load, trace};
+use pdtree_harness::campaign::report::{repro_script, write_report, Report};
+use pdtree_harness::campaign::{self, CampaignConfig};
+use pdtree_harness::check::faults::{Fault, Faulty};
+use pdtree_harness::shrink::minimize_case;
+use pdtree_harness::{print_script, run_ops, Script, Stmt};
+
+use crate::progress::CampaignBar;
 
 /// Where reports go unless `--report-dir` says otherwise.
 pub const DEFAULT_REPORT_DIR: &str = "target/pdtree-reports";
@@ -22,34 +24,15 @@ pub const DEFAULT_REPORT_DIR: &str = "target/pdtree-reports";
 /// Which implementation is A (under test).
 #[derive(Args, Clone, Debug, Default)]
 pub struct Target {
-    /// Test core with one planted bug instead of core itself (for checking the harness):
-    /// readdir-resumes-by-index, nlink-not-updated-by-remove-subtree, duplicate-row-accepted,
-    /// remove-non-empty-detaches, remove-subtree-partial, listing-cache-kept-on-removal,
-    /// failed-create-replaces.
-    #[arg(long, value_parser = parse_fault)]
+    /// Test core with one planted bug instead of core itself (for checking the harness).
+    #[arg(long, value_parser = fault_parser())]
     pub fault: Option<Fault>,
 }
 
-/// The kebab-case name of a planted bug, e.g. `readdir-resumes-by-index`.
-pub fn fault_name(f: Fault) -> String {
-    let mut s = String::new();
-    for (i, c) in format!("{f:?}").chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            s.push('-');
-        }
-        s.push(c.to_ascii_lowercase());
-    }
-    s
-}
-
-fn parse_fault(s: &str) -> Result<Fault, String> {
-    Fault::ALL
-        .into_iter()
-        .find(|f| fault_name(*f) == s)
-        .ok_or_else(|| {
-            let names: Vec<String> = Fault::ALL.into_iter().map(fault_name).collect();
-            format!("unknown fault `{s}`; one of: {}", names.join(", "))
-        })
+/// `--fault NAME`: the names of [`Fault::ALL`], listed by `--help`.
+fn fault_parser() -> impl TypedValueParser<Value = Fault> {
+    PossibleValuesParser::new(Fault::ALL.map(|f| PossibleValue::new(f.name())))
+        .try_map(|name| Fault::from_name(&name).ok_or("unknown fault"))
 }
 
 /// Calls `$body` with `$make` bound to the target's constructor (core, or core with a fault).
@@ -111,12 +94,18 @@ impl FuzzArgs {
             jobs: self
                 .jobs
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-            progress: !self.no_progress,
             report_dir: Some(self.report_dir.clone()),
             max_len: self.max_len,
             minimize: !self.no_minimize,
         };
-        let r = with_target!(self.target, |make| campaign::run(&cfg, &make));
+        let bar_len = cfg
+            .iterations
+            .or(cfg.time.is_none().then_some(campaign::DEFAULT_ITERATIONS));
+        let bar = CampaignBar::new(!self.no_progress, bar_len);
+        let r = with_target!(self.target, |make| {
+            campaign::run_with_progress(&cfg, &make, &|p| bar.update(p))
+        });
+        bar.finish();
         print!("{}", r.summary());
         eprintln!("{}", r.timing_line());
         if r.found.is_some() {
@@ -219,7 +208,7 @@ impl MinimizeArgs {
             let (limits, ops) = minimize_case(case.limits, &case.ops, &d, &make);
             let md = run_ops(limits, &ops, &make).err().unwrap_or(d);
             print!("{}", repro_script(limits, &ops, &md.signature()));
-            let c = Case {
+            let c = Report {
                 limits,
                 ops: &ops,
                 divergence: &md,
@@ -257,7 +246,7 @@ impl PrintArgs {
                 return ExitCode::FAILURE;
             }
         };
-        let (limits, ops) = crate::gen::ops_from_bytes(&bytes);
+        let (limits, ops) = pdtree_harness::ops_from_bytes(&bytes);
         let script = Script {
             limits: Some(limits),
             stmts: ops.into_iter().map(Stmt::Op).collect(),

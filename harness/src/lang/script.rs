@@ -32,7 +32,7 @@
 //! ## Repeat
 //!
 //! `repeat N op` runs `op` N times (N at most [`MAX_REPEAT`]) for index `i = 0..N`, with
-//! every byte string of `op` expanded by [`expand_template`](crate::op::expand_template):
+//! every byte string of `op` expanded by [`expand_template`](crate::lang::op::expand_template):
 //! `{i}` becomes the decimal index, `{{` becomes `{`, anything else stays. So
 //! `repeat 5000 create "/net/dev_snmp6/eth{i}" ""` creates `eth0` .. `eth4999`, and a literal
 //! `{i}` in a repeated op is written `{{i}`. A `repeat` cannot contain a `repeat`.
@@ -45,7 +45,7 @@
 //! blank lines are not kept. For every [`Script`] `s`, `parse_script(print_script(&s)) == s`.
 //!
 //! ```
-//! use pdtree_harness::script::{parse_script, print_script};
+//! use pdtree_harness::lang::script::{parse_script, print_script};
 //! let text = b"limits max_entries=16\n# a comment\nmkdir \"/a\"  # trailing\nrepeat 3 create \"/a/f{i}\" \"\\x00\"\nregister \"net/ipv4/conf/eth0\" [f \"forwarding\" \"0\", d \"neigh\"]\n";
 //! let s = parse_script(text).unwrap();
 //! assert_eq!(s.stmts.len(), 3);
@@ -59,7 +59,7 @@ use std::fmt;
 
 use pdtree::{Limits, Row, RowKind};
 
-use crate::op::{Op, Slot, MAX_SLOT};
+use crate::lang::op::{FieldMut, Op, OpKind, Slot, MAX_SLOT};
 
 /// The largest repeat count accepted (a larger one is a parse error, so fuzzed scripts stay
 /// bounded).
@@ -100,7 +100,7 @@ pub struct Script {
 /// A syntax error, located by 1-based line and 1-based byte column.
 ///
 /// ```
-/// use pdtree_harness::script::parse_script;
+/// use pdtree_harness::lang::script::parse_script;
 /// let e = parse_script(b"mkdir\n").unwrap_err();
 /// assert_eq!(e.to_string(), "line 1, column 6: expected a string, found end of line");
 /// ```
@@ -129,7 +129,7 @@ impl std::error::Error for ParseError {}
 /// Quotes a byte string in the script syntax (canonical escapes, see the module docs).
 ///
 /// ```
-/// use pdtree_harness::script::quote;
+/// use pdtree_harness::lang::script::quote;
 /// assert_eq!(quote(b"a\"b\\c\n\t\0\x7f\xff "), r#""a\"b\\c\n\t\0\x7f\xff ""#);
 /// ```
 pub fn quote(bytes: &[u8]) -> String {
@@ -176,7 +176,7 @@ pub fn print_script(script: &Script) -> String {
 ///
 /// ```
 /// let l = pdtree::Limits { max_entries: 16, max_content: 8, max_table_rows: 3, max_readdir: 4 };
-/// assert_eq!(pdtree_harness::script::print_limits(&l),
+/// assert_eq!(pdtree_harness::lang::script::print_limits(&l),
 ///            "limits max_entries=16 max_content=8 max_table_rows=3 max_readdir=4");
 /// ```
 pub fn print_limits(l: &Limits) -> String {
@@ -212,7 +212,7 @@ pub fn parse_script(input: &[u8]) -> Result<Script, ParseError> {
 /// comment. Errors are reported on line 1.
 ///
 /// ```
-/// use pdtree_harness::{script::parse_op, Op};
+/// use pdtree_harness::{lang::script::parse_op, Op};
 /// assert_eq!(parse_op(b"  readpage 3 10 # next").unwrap(), Op::ReadPage { slot: 3, max: 10 });
 /// ```
 pub fn parse_op(line: &[u8]) -> Result<Op, ParseError> {
@@ -262,9 +262,7 @@ pub(crate) fn parse_line(line: &[u8], n: usize) -> Result<Option<Line>, ParseErr
                 ));
             }
             c.ws1()?;
-            let op_at = c.pos;
             let op = c.op()?;
-            let _ = op_at;
             Line::Stmt(Stmt::Repeat { count, op })
         }
         _ => {
@@ -531,106 +529,34 @@ impl<'a> Cursor<'a> {
         self.string()
     }
 
-    fn arg_number(&mut self, what: &str) -> Result<u64, ParseError> {
-        self.ws1()?;
-        self.number(what)
-    }
-
-    fn arg_slot(&mut self) -> Result<Slot, ParseError> {
-        self.ws1()?;
-        self.slot()
-    }
-
+    /// A keyword, then each of its fields after a blank, parsed by role.
     fn op(&mut self) -> Result<Op, ParseError> {
         let start = self.pos;
-        let word = self.word();
-        let op = match word {
-            b"mkdir" => Op::Mkdir {
-                path: self.arg_string()?,
-            },
-            b"create" => Op::Create {
-                path: self.arg_string()?,
-                content: self.arg_string()?,
-            },
-            b"symlink" => Op::Symlink {
-                path: self.arg_string()?,
-                target: self.arg_string()?,
-            },
-            b"listing" => Op::Listing {
-                path: self.arg_string()?,
-            },
-            b"register" => {
-                let dir = self.arg_string()?;
-                self.ws1()?;
-                Op::Register {
-                    dir,
-                    rows: self.rows()?,
-                }
-            }
-            b"unregister" => Op::Unregister {
-                header: self.arg_number("a header id")?,
-            },
-            b"stat" => Op::Stat {
-                path: self.arg_string()?,
-            },
-            b"lookup_at" => Op::LookupAt {
-                dir: self.arg_number("an inode number")?,
-                name: self.arg_string()?,
-            },
-            b"readdir" => {
-                let dir = self.arg_number("an inode number")?;
-                let pos = self.arg_number("a position")?;
-                self.ws1()?;
-                let max = self.usize_number("a page size")?;
-                Op::Readdir { dir, pos, max }
-            }
-            b"remove" => Op::Remove {
-                path: self.arg_string()?,
-            },
-            b"remove_subtree" => Op::RemoveSubtree {
-                path: self.arg_string()?,
-            },
-            b"mark_permanent" => Op::MarkPermanent {
-                path: self.arg_string()?,
-            },
-            b"open" => Op::Open {
-                slot: self.arg_slot()?,
-                path: self.arg_string()?,
-            },
-            b"read" => Op::Read {
-                slot: self.arg_slot()?,
-            },
-            b"close" => Op::Close {
-                slot: self.arg_slot()?,
-            },
-            b"stats" => Op::Stats,
-            b"opendir" => Op::OpenDir {
-                slot: self.arg_slot()?,
-                path: self.arg_string()?,
-            },
-            b"readpage" => {
-                let slot = self.arg_slot()?;
-                self.ws1()?;
-                Op::ReadPage {
-                    slot,
-                    max: self.usize_number("a page size")?,
-                }
-            }
-            b"seek" => Op::Seek {
-                slot: self.arg_slot()?,
-                pos: self.arg_number("a position")?,
-            },
-            b"rewind" => Op::Rewind {
-                slot: self.arg_slot()?,
-            },
-            b"check" => Op::Check,
-            b"dump" => Op::Dump,
-            _ => {
-                self.pos = start;
-                return Err(self.expected("an operation"));
-            }
+        let Some(kind) = OpKind::from_keyword(self.word()) else {
+            self.pos = start;
+            return Err(self.expected("an operation"));
         };
+        let mut op = kind.blank();
+        for field in op.fields_mut() {
+            self.ws1()?;
+            self.field(field)?;
+        }
         Ok(op)
+    }
+
+    fn field(&mut self, field: FieldMut<'_>) -> Result<(), ParseError> {
+        match field {
+            FieldMut::Path(b) | FieldMut::NewPath(b) | FieldMut::Name(b) | FieldMut::Data(b) => {
+                *b = self.string()?
+            }
+            FieldMut::Rows(rows) => *rows = self.rows()?,
+            FieldMut::Ino(n) => *n = self.number("an inode number")?,
+            FieldMut::Pos(n) => *n = self.number("a position")?,
+            FieldMut::Header(n) => *n = self.number("a header id")?,
+            FieldMut::PageSize(n) => *n = self.usize_number("a page size")?,
+            FieldMut::Slot(n) => *n = self.slot()?,
+        }
+        Ok(())
     }
 
     /// `[` [ row { `,` row } ] `]`, blanks allowed around every token.

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use pdtree::{PseudoFs, Tree, ROOT_INO};
-//! use pdtree_harness::faults::{Fault, Faulty};
+//! use pdtree_harness::check::faults::{Fault, Faulty};
 //!
 //! let mut t: Faulty<Tree> = Faulty::new(Tree::new(), Fault::ReaddirResumesByIndex);
 //! for name in ["a", "b", "c"] { t.mkdir(name.as_bytes()).unwrap(); }
@@ -62,10 +62,34 @@ impl Fault {
         Fault::ListingCacheKeptOnRemoval,
         Fault::FailedCreateReplaces,
     ];
+
+    /// The kebab-case name the `pdtree` command takes (`--fault NAME`).
+    ///
+    /// ```
+    /// use pdtree_harness::check::faults::Fault;
+    /// assert_eq!(Fault::ReaddirResumesByIndex.name(), "readdir-resumes-by-index");
+    /// assert_eq!(Fault::from_name("failed-create-replaces"), Some(Fault::FailedCreateReplaces));
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::ReaddirResumesByIndex => "readdir-resumes-by-index",
+            Fault::NlinkNotUpdatedByRemoveSubtree => "nlink-not-updated-by-remove-subtree",
+            Fault::DuplicateRowAccepted => "duplicate-row-accepted",
+            Fault::RemoveNonEmptyDetaches => "remove-non-empty-detaches",
+            Fault::RemoveSubtreePartial => "remove-subtree-partial",
+            Fault::ListingCacheKeptOnRemoval => "listing-cache-kept-on-removal",
+            Fault::FailedCreateReplaces => "failed-create-replaces",
+        }
+    }
+
+    /// The fault with this [`name`](Self::name).
+    pub fn from_name(name: &str) -> Option<Fault> {
+        Fault::ALL.into_iter().find(|f| f.name() == name)
+    }
 }
 
 /// A tree with one planted bug. See the module docs. (`Clone + PartialEq` when the inner
-/// tree is, so a faulty oracle can stand as B in a [`DiffRunner`](crate::DiffRunner).)
+/// tree is, so a faulty oracle can stand as B in a [`DiffRunner`](crate::check::diff::DiffRunner).)
 #[derive(Clone, Debug, PartialEq)]
 pub struct Faulty<T> {
     inner: T,

@@ -5,7 +5,7 @@
 //! * `report.md` — what diverged, the minimized script, both outcomes, the invariant, the dump
 //!   diff, and the exact commands to reproduce it and to keep it as a regression test;
 //! * `repro.ops` — the minimized script (with its `limits` line) that
-//!   `cargo run --release -p pdtree-harness -- replay <dir>/repro.ops` runs differentially;
+//!   `cargo run --release -p pdtree-cli -- replay <dir>/repro.ops` runs differentially;
 //! * `input.bin` — the raw fuzz input it came from, when there is one (`replay` and `print`
 //!   accept it too).
 //!
@@ -13,7 +13,7 @@
 //! same place.
 //!
 //! ```
-//! use pdtree_harness::report::dir_name;
+//! use pdtree_harness::campaign::report::dir_name;
 //! assert_eq!(dir_name("remove outcome: ok vs err ENOTEMPTY"), dir_name("remove outcome: ok vs err ENOTEMPTY"));
 //! assert!(dir_name("remove outcome: ok vs err ENOTEMPTY").starts_with("remove-outcome-ok-vs-err-enotempty-"));
 //! ```
@@ -24,9 +24,9 @@ use std::path::{Path, PathBuf};
 
 use pdtree::Limits;
 
-use crate::diff::{fnv1a, Divergence};
-use crate::op::Op;
-use crate::script::{print_script, Script, Stmt};
+use crate::check::divergence::{fnv1a, Divergence};
+use crate::lang::op::Op;
+use crate::lang::script::{print_script, Script, Stmt};
 
 /// The directory name for a signature: a lowercase slug (at most 60 bytes) and 8 hex digits of
 /// its hash.
@@ -49,7 +49,7 @@ pub fn dir_name(signature: &str) -> String {
 /// The `repro.ops` text: a comment with the signature, the `limits` line, the ops.
 ///
 /// ```
-/// use pdtree_harness::{report::repro_script, Op};
+/// use pdtree_harness::{campaign::report::repro_script, Op};
 /// let s = repro_script(pdtree::Limits::default(), &[Op::Stats], "stats outcome: x");
 /// assert!(s.starts_with("# signature: stats outcome: x\nlimits max_entries="));
 /// assert!(s.ends_with("\nstats\n"));
@@ -64,7 +64,7 @@ pub fn repro_script(limits: Limits, ops: &[Op], signature: &str) -> String {
 }
 
 /// Everything a report is made of.
-pub struct Case<'a> {
+pub struct Report<'a> {
     /// The limits of the (minimized) case.
     pub limits: Limits,
     /// The minimized ops.
@@ -78,7 +78,7 @@ pub struct Case<'a> {
 }
 
 /// The `report.md` text for `case`, whose directory is `dir`.
-pub fn report_markdown(case: &Case<'_>, dir: &Path) -> String {
+pub fn report_markdown(case: &Report<'_>, dir: &Path) -> String {
     let d = case.divergence;
     let repro = dir.join("repro.ops");
     let mut s = String::new();
@@ -98,13 +98,13 @@ pub fn report_markdown(case: &Case<'_>, dir: &Path) -> String {
     let _ = writeln!(s, "## Reproduce\n");
     let _ = writeln!(
         s,
-        "```sh\ncargo run --release -p pdtree-harness -- replay --verbose {}\n```\n",
+        "```sh\ncargo run --release -p pdtree-cli -- replay --verbose {}\n```\n",
         repro.display()
     );
     if case.input.is_some() {
         let _ = writeln!(
             s,
-            "The raw fuzz input is `{0}`: `cargo run --release -p pdtree-harness -- replay {0}` \
+            "The raw fuzz input is `{0}`: `cargo run --release -p pdtree-cli -- replay {0}` \
              re-runs it unminimized, and `... -- print {0}` shows it as a script.\n",
             dir.join("input.bin").display()
         );
@@ -113,7 +113,7 @@ pub fn report_markdown(case: &Case<'_>, dir: &Path) -> String {
     let _ = writeln!(
         s,
         "Once the bug is fixed, copy the script into the regression corpus; \
-         `cargo test -p pdtree-harness --test regressions` replays every script there \
+         `cargo test -p pdtree-cli --test regressions` replays every script there \
          differentially and fails on any divergence:\n"
     );
     let _ = writeln!(
@@ -127,7 +127,7 @@ pub fn report_markdown(case: &Case<'_>, dir: &Path) -> String {
 
 /// Writes `report.md`, `repro.ops` (and `input.bin`) under `root/<dir_name>`; returns the
 /// directory.
-pub fn write_report(root: &Path, case: &Case<'_>) -> io::Result<PathBuf> {
+pub fn write_report(root: &Path, case: &Report<'_>) -> io::Result<PathBuf> {
     let dir = root.join(dir_name(&case.divergence.signature()));
     std::fs::create_dir_all(&dir)?;
     std::fs::write(

@@ -6,9 +6,10 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use pdtree::{Ino, PseudoFs, Row, Tree};
+use pdtree_harness::campaign::splitmix64;
 use pdtree_oracle::Oracle;
 
-use super::{live_bytes, set_counting, BenchOptions, BenchReport, Case, Goal, Point};
+use super::{live_bytes, set_counting, BenchCase, BenchOptions, BenchReport, Goal, Point};
 
 /// A tree under test, with what only some trees offer.
 trait Subject: PseudoFs + Sized {
@@ -50,15 +51,13 @@ impl Subject for Oracle {
     }
 }
 
-/// splitmix64: deterministic, dependency-free randomness for key orders.
+/// The splitmix64 sequence: deterministic, dependency-free randomness for key orders.
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> u64 {
+        let z = splitmix64(self.0);
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        z
     }
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
@@ -128,12 +127,12 @@ impl Inputs {
     }
 }
 
-struct Runner<'a> {
+struct BenchRun<'a> {
     opts: &'a BenchOptions,
     report: BenchReport,
 }
 
-impl Runner<'_> {
+impl BenchRun<'_> {
     fn progress(&self, msg: &str) {
         if self.opts.progress {
             eprintln!("bench: {msg}");
@@ -207,7 +206,7 @@ fn time<R>(f: impl FnOnce() -> R) -> (R, f64) {
 pub(super) fn run(opts: &BenchOptions) -> BenchReport {
     let sizes = opts.sizes();
     let max_n = sizes.last().copied().unwrap_or(0);
-    let mut r = Runner {
+    let mut r = BenchRun {
         opts,
         report: BenchReport {
             sizes: sizes.clone(),
@@ -218,16 +217,16 @@ pub(super) fn run(opts: &BenchOptions) -> BenchReport {
     r.progress(&format!("preparing inputs for N up to {max_n}"));
     let inputs = Inputs::new(max_n, opts.max_register_n);
     let one_dir = [
-        Case::Create,
-        Case::Remove,
-        Case::Lookup,
-        Case::Readdir,
-        Case::Memory,
+        BenchCase::Create,
+        BenchCase::Remove,
+        BenchCase::Lookup,
+        BenchCase::Readdir,
+        BenchCase::Memory,
     ];
     if one_dir.iter().any(|&c| opts.wants(c)) {
         for &n in &sizes {
             one_dir_case::<Tree>(&mut r, &inputs, n);
-            if opts.wants(Case::Create) {
+            if opts.wants(BenchCase::Create) {
                 hashmap_baseline(&mut r, &inputs, n);
             }
         }
@@ -235,7 +234,7 @@ pub(super) fn run(opts: &BenchOptions) -> BenchReport {
             one_dir_case::<Oracle>(&mut r, &inputs, n);
         }
     }
-    if opts.wants(Case::Register) {
+    if opts.wants(BenchCase::Register) {
         for &n in sizes.iter().filter(|&&n| n <= opts.max_register_n) {
             register_case::<Tree>(&mut r, &inputs, n);
         }
@@ -243,10 +242,10 @@ pub(super) fn run(opts: &BenchOptions) -> BenchReport {
             register_case::<Oracle>(&mut r, &inputs, n);
         }
     }
-    if opts.wants(Case::Listing) {
+    if opts.wants(BenchCase::Listing) {
         listing_case(&mut r, &inputs);
     }
-    if opts.wants(Case::Runner) {
+    if opts.wants(BenchCase::Runner) {
         runner_case(&mut r);
     }
     r.report
@@ -254,7 +253,7 @@ pub(super) fn run(opts: &BenchOptions) -> BenchReport {
 
 /// Build N entries in one directory (timed: `create`), measure memory, lookups, readdir and
 /// resume on it, remove them one by one (timed: `remove`), then remove_subtree of N entries.
-fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
+fn one_dir_case<T: Subject>(r: &mut BenchRun<'_>, inp: &Inputs, n: u64) {
     let opts = r.opts;
     let s = T::NAME;
     let is_oracle = s == "oracle";
@@ -293,7 +292,7 @@ fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
     }
     let first_ino = dir + 1;
 
-    if opts.wants(Case::Lookup) && !(is_oracle && r.over_budget("lookup", s, n, 1.0)) {
+    if opts.wants(BenchCase::Lookup) && !(is_oracle && r.over_budget("lookup", s, n, 1.0)) {
         let ops = match (is_oracle, opts.quick) {
             (false, false) => 1_000_000,
             (false, true) => 100_000,
@@ -318,7 +317,7 @@ fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
         }
     }
 
-    if opts.wants(Case::Readdir) {
+    if opts.wants(BenchCase::Readdir) {
         // Full scans in pages of 128, repeated so small N still times a few ms.
         let reps = if is_oracle {
             1
@@ -385,7 +384,7 @@ fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
         }
     }
 
-    if opts.wants(Case::Remove) && !(is_oracle && r.over_budget("remove", s, n, 2.0)) {
+    if opts.wants(BenchCase::Remove) && !(is_oracle && r.over_budget("remove", s, n, 2.0)) {
         let ((), secs) = time(|| {
             for p in paths {
                 t.remove(p).expect("remove");
@@ -395,7 +394,7 @@ fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
     }
     drop(t);
 
-    if opts.wants(Case::Remove) && !(is_oracle && r.over_budget("remove_subtree", s, n, 2.0)) {
+    if opts.wants(BenchCase::Remove) && !(is_oracle && r.over_budget("remove_subtree", s, n, 2.0)) {
         let mut t = T::fresh();
         t.mkdir(b"/s").expect("mkdir /s");
         for p in &inp.sub_paths[..n as usize] {
@@ -408,7 +407,7 @@ fn one_dir_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
 }
 
 /// Inserting the same (parent, name) keys into bare hash maps, in the same run.
-fn hashmap_baseline(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
+fn hashmap_baseline(r: &mut BenchRun<'_>, inp: &Inputs, n: u64) {
     let names = &inp.names[..n as usize];
     let std = best_map_build::<std::collections::hash_map::RandomState>(names, n);
     r.push("create", "HashMap", n, n, std);
@@ -455,7 +454,7 @@ fn small_n_reps(n: u64) -> u64 {
 }
 
 /// N registrations of a 20-row table under net/ipv4/conf/<dev>, then unregistering them all.
-fn register_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
+fn register_case<T: Subject>(r: &mut BenchRun<'_>, inp: &Inputs, n: u64) {
     let s = T::NAME;
     let is_oracle = s == "oracle";
     if is_oracle && r.over_budget("register", s, n, 2.0) {
@@ -512,7 +511,7 @@ fn register_case<T: Subject>(r: &mut Runner<'_>, inp: &Inputs, n: u64) {
 }
 
 /// Listing reads at `listing_children` children: cached against right after an invalidation.
-fn listing_case(r: &mut Runner<'_>, inp: &Inputs) {
+fn listing_case(r: &mut BenchRun<'_>, inp: &Inputs) {
     let c = r.opts.listing_children;
     let quick = r.opts.quick;
     let build = |t: &mut dyn PseudoFs| {
@@ -601,9 +600,9 @@ fn listing_case(r: &mut Runner<'_>, inp: &Inputs) {
     ));
 }
 
-/// Case 7: the built-in differential runner, one thread, core against the oracle.
-fn runner_case(r: &mut Runner<'_>) {
-    use crate::campaign::{run, CampaignConfig};
+/// BenchCase 7: the built-in differential runner, one thread, core against the oracle.
+fn runner_case(r: &mut BenchRun<'_>) {
+    use pdtree_harness::campaign::{run, CampaignConfig};
     let iterations = if r.opts.quick { 200 } else { 2_000 };
     r.progress(&format!("runner: {iterations} fuzz iterations, 1 job"));
     let cfg = CampaignConfig {

@@ -1,17 +1,18 @@
-//! The `pdtree` command: differential fuzzing of pdtree against its oracle, and benchmarks.
+//! The `pdtree` command: differential fuzzing of pdtree against its oracle, replay and
+//! minimization of cases, and benchmarks.
 //!
-//! `cargo run --release -p pdtree-harness -- fuzz` runs the default campaign; see
-//! `docs/FUZZING.md`. `cargo run --release -p pdtree-harness -- bench --out docs` runs the
-//! benchmarks; see `docs/PERFORMANCE.md`.
+//! `cargo run --release -p pdtree-cli -- fuzz` runs the default campaign (docs/FUZZING.md);
+//! `cargo run --release -p pdtree-cli -- bench --out docs` runs the benchmarks
+//! (docs/PERFORMANCE.md).
+
+mod bench;
+mod commands;
+mod progress;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use pdtree_harness::bench;
-use pdtree_harness::cli::{FuzzArgs, MinimizeArgs, PrintArgs, ReplayArgs};
-
-// Counts allocations so `pdtree bench` can report bytes per entry (off unless measuring).
-pdtree_harness::counting_global_allocator!();
+use commands::{FuzzArgs, MinimizeArgs, PrintArgs, ReplayArgs};
 
 /// Differential fuzzing of pdtree (A) against its naive oracle (B), and benchmarks.
 #[derive(Parser)]

@@ -1,14 +1,9 @@
-//! `pdtree bench`: the issue-4 benchmarks of core ([`pdtree::Tree`]) against the naive oracle
-//! and bare `HashMap` baselines, printed as Markdown tables and plotted as an SVG.
+//! `pdtree bench`: benchmarks of core ([`pdtree::Tree`]) against the naive oracle and bare
+//! `HashMap` baselines, printed as Markdown tables and plotted as an SVG
+//! (docs/PERFORMANCE.md says what each case measures).
 //!
 //! Everything runs in one process, so ratios between series are measured in the same run
 //! (the machine is shared; absolute numbers are noisy, same-run ratios much less so).
-//!
-//! ```no_run
-//! use pdtree_harness::bench::{run, BenchOptions};
-//! let report = run(&BenchOptions { max_n: 10_000, quick: true, ..BenchOptions::default() });
-//! println!("{}", report.markdown());
-//! ```
 
 mod alloc;
 mod cases;
@@ -18,11 +13,11 @@ mod table;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use alloc::{live_bytes, on_alloc, on_dealloc, set_counting};
+pub use alloc::{live_bytes, set_counting};
 
 /// One group of measurements that can be selected with `--cases`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
-pub enum Case {
+pub enum BenchCase {
     /// N creates in one directory (the /proc/net/dev_snmp6 case), with a bare HashMap baseline.
     Create,
     /// N sysctl-style tables of 20 rows under net/ipv4/conf/<dev>, then unregistering them.
@@ -41,20 +36,6 @@ pub enum Case {
     Runner,
 }
 
-impl Case {
-    /// Every case, in report order.
-    pub const ALL: [Case; 8] = [
-        Case::Create,
-        Case::Register,
-        Case::Remove,
-        Case::Lookup,
-        Case::Readdir,
-        Case::Listing,
-        Case::Memory,
-        Case::Runner,
-    ];
-}
-
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
@@ -63,7 +44,7 @@ pub struct BenchOptions {
     /// Fewer repetitions and a 1-s oracle budget: a smoke run.
     pub quick: bool,
     /// The cases to run (empty: all).
-    pub cases: Vec<Case>,
+    pub cases: Vec<BenchCase>,
     /// Skip an oracle point whose predicted time passes this.
     pub oracle_budget: Duration,
     /// Registrations stop at this N (each is 21 entries; the default entry limit is 2^24).
@@ -89,7 +70,7 @@ impl Default for BenchOptions {
 }
 
 impl BenchOptions {
-    fn wants(&self, c: Case) -> bool {
+    fn wants(&self, c: BenchCase) -> bool {
         self.cases.is_empty() || self.cases.contains(&c)
     }
 
@@ -214,7 +195,7 @@ pub struct BenchArgs {
     pub quick: bool,
     /// Cases to run (comma-separated; default all).
     #[arg(long, value_enum, value_delimiter = ',')]
-    pub cases: Vec<Case>,
+    pub cases: Vec<BenchCase>,
     /// Skip oracle points predicted to take longer than this many seconds.
     #[arg(long)]
     pub oracle_budget: Option<f64>,

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! let (limits, ops) = pdtree_harness::gen::ops_from_bytes(b"any bytes make a tree");
-//! assert_eq!(pdtree_harness::core_api::check_tree_api(limits, &ops), Ok(()));
+//! assert_eq!(pdtree_harness::check::core_api::check_tree_api(limits, &ops), Ok(()));
 //! ```
 
 use pdtree::{DirEntry, Errno, Ino, Kind, Limits, PseudoFs, ReadDirPage, Tree, ROOT_INO};

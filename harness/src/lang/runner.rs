@@ -38,8 +38,8 @@ use pdtree::{
     Errno, HandleId, HeaderId, Ino, InvariantViolation, Limits, PseudoFs, ReadDirPage, Stat, Stats,
 };
 
-use crate::op::{Op, Slot, SLOTS};
-use crate::script::{print_limits, quote, Script, Stmt};
+use crate::lang::op::{Op, Slot, SLOTS};
+use crate::lang::script::{print_limits, quote, Script, Stmt};
 
 /// The result of one op (or one `repeat` statement), comparable across implementations.
 ///
@@ -203,12 +203,12 @@ pub struct DirCursor {
     pub pos: u64,
 }
 
-/// Executes ops on one tree, holding the handle and cursor slot tables (see [`crate::op`]).
+/// Executes ops on one tree, holding the handle and cursor slot tables (see [`crate::lang::op`]).
 ///
 /// Deterministic and engine-agnostic: it only calls [`PseudoFs`] methods.
 ///
 /// ```
-/// use pdtree_harness::{script::parse_script, Runner};
+/// use pdtree_harness::{lang::script::parse_script, Runner};
 /// # fn demo<T: pdtree::PseudoFs>() {
 /// let script = parse_script(b"mkdir \"/a\"\nstat \"/a\"\n").unwrap();
 /// let transcript = pdtree_harness::run_script::<T>(&script);
@@ -361,7 +361,7 @@ impl<T: PseudoFs> Runner<T> {
 
 /// Runs a script on a fresh `T` (built with the script's limits) and returns its transcript
 /// text: the `limits` line if any, then each statement followed by `=> <outcome>` (see
-/// [`crate::transcript`]). Comments are not reproduced.
+/// [`crate::lang::transcript`]). Comments are not reproduced.
 pub fn run_script<T: PseudoFs>(script: &Script) -> String {
     let mut r: Runner<T> = Runner::new(script.limits.unwrap_or_default());
     let mut out = String::new();

@@ -23,20 +23,23 @@
 //! assert_eq!(r.summary(), run(&CampaignConfig { jobs: 2, ..cfg.clone() }, &|l| Tree::with_limits(l)).summary());
 //! ```
 
+pub mod replay;
+pub mod report;
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pdtree::{Limits, PseudoFs};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::diff::{diff_bytes, run_ops, Divergence};
+use crate::check::diff::{diff_bytes, run_ops};
+use crate::check::divergence::Divergence;
 use crate::gen::{ops_from_bytes, GenStats};
-use crate::minimize::minimize_case;
-use crate::op::Op;
-use crate::report::{write_report, Case};
+use crate::lang::op::Op;
+use crate::shrink::minimize_case;
+use report::{write_report, Report};
 
 /// Iterations run when neither a count nor a time is given.
 pub const DEFAULT_ITERATIONS: u64 = 20_000;
@@ -52,8 +55,6 @@ pub struct CampaignConfig {
     pub time: Option<Duration>,
     /// Worker threads (at least 1).
     pub jobs: usize,
-    /// Show a progress bar on stderr.
-    pub progress: bool,
     /// Where to write a report directory on divergence (none: no report written).
     pub report_dir: Option<PathBuf>,
     /// The longest input, in bytes.
@@ -63,15 +64,13 @@ pub struct CampaignConfig {
 }
 
 impl Default for CampaignConfig {
-    /// Seed 0, [`DEFAULT_ITERATIONS`], one job, no progress bar, no report, 4096-byte inputs,
-    /// minimization on.
+    /// Seed 0, [`DEFAULT_ITERATIONS`], one job, no report, 4096-byte inputs, minimization on.
     fn default() -> Self {
         CampaignConfig {
             seed: 0,
             iterations: None,
             time: None,
             jobs: 1,
-            progress: false,
             report_dir: None,
             max_len: 4096,
             minimize: true,
@@ -96,8 +95,9 @@ pub struct Found {
     pub divergence: Divergence,
     /// The divergence of the minimized case (same signature).
     pub minimized_divergence: Divergence,
-    /// The report directory, if one was written.
-    pub report: Option<PathBuf>,
+    /// The report directory, if one was asked for: where it was written, or why it could not
+    /// be.
+    pub report: Option<Result<PathBuf, String>>,
 }
 
 /// What a campaign did.
@@ -140,13 +140,19 @@ impl CampaignResult {
                     f.original_ops,
                     f.minimized.len()
                 );
-                if let Some(r) = &f.report {
-                    let _ = writeln!(s, "report: {}", r.join("report.md").display());
-                    let _ = writeln!(
-                        s,
-                        "replay: cargo run --release -p pdtree-harness -- replay --verbose {}",
-                        r.join("repro.ops").display()
-                    );
+                match &f.report {
+                    Some(Ok(r)) => {
+                        let _ = writeln!(s, "report: {}", r.join("report.md").display());
+                        let _ = writeln!(
+                            s,
+                            "replay: cargo run --release -p pdtree-cli -- replay --verbose {}",
+                            r.join("repro.ops").display()
+                        );
+                    }
+                    Some(Err(e)) => {
+                        let _ = writeln!(s, "report: not written: {e}");
+                    }
+                    None => {}
                 }
             }
         }
@@ -165,7 +171,14 @@ impl CampaignResult {
     }
 }
 
-fn splitmix64(mut x: u64) -> u64 {
+/// splitmix64 (Steele et al.): a bijective mix of a 64-bit value, used to derive stream seeds
+/// from a master seed and as a dependency-free generator (`x = splitmix64(x)` per draw).
+///
+/// ```
+/// use pdtree_harness::campaign::splitmix64;
+/// assert_eq!(splitmix64(0), 0xe220_a839_7b1d_cdaf);
+/// ```
+pub fn splitmix64(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -188,36 +201,42 @@ pub fn iteration_input(seed: u64, i: u64, max_len: usize) -> Vec<u8> {
     buf
 }
 
+/// Where a campaign is, for a progress display: passed after every chunk of iterations.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'a> {
+    /// Iterations done (in iteration order).
+    pub done: u64,
+    /// The iteration limit, if the campaign has one.
+    pub limit: Option<u64>,
+    /// Counts over the iterations done.
+    pub stats: &'a GenStats,
+    /// Time since the campaign started.
+    pub elapsed: Duration,
+    /// Whether a divergence was found.
+    pub diverged: bool,
+}
+
 /// Runs a campaign of A (made by `make_a`) against the oracle. See the module docs.
 pub fn run<A: PseudoFs>(
     cfg: &CampaignConfig,
     make_a: &(dyn Fn(Limits) -> A + Sync),
 ) -> CampaignResult {
+    run_with_progress(cfg, make_a, &|_| {})
+}
+
+/// [`run`], calling `progress` after every chunk of iterations (the `pdtree` command draws
+/// its progress bar from it).
+pub fn run_with_progress<A: PseudoFs>(
+    cfg: &CampaignConfig,
+    make_a: &(dyn Fn(Limits) -> A + Sync),
+    progress: &dyn Fn(Progress<'_>),
+) -> CampaignResult {
     let start = Instant::now();
-    let jobs = cfg.jobs.max(1);
     let limit = cfg.iterations.unwrap_or(if cfg.time.is_some() {
         u64::MAX
     } else {
         DEFAULT_ITERATIONS
     });
-    let pb = if cfg.progress {
-        let pb = if limit == u64::MAX {
-            ProgressBar::new_spinner()
-        } else {
-            ProgressBar::new(limit)
-        };
-        pb.set_draw_target(ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
-        {
-            pb.set_style(style);
-        }
-        pb
-    } else {
-        ProgressBar::hidden()
-    };
-
-    let chunk = 8 * jobs as u64;
     let mut next = 0u64;
     let mut stats = GenStats::default();
     let mut hit: Option<(u64, Divergence)> = None;
@@ -225,29 +244,8 @@ pub fn run<A: PseudoFs>(
         if cfg.time.is_some_and(|t| start.elapsed() >= t) {
             break;
         }
-        let end = next.saturating_add(chunk).min(limit);
-        let mut results: Vec<(u64, Result<GenStats, Divergence>)> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..jobs as u64)
-                .map(|j| {
-                    s.spawn(move || {
-                        let mut out = Vec::new();
-                        let mut i = next + j;
-                        while i < end {
-                            let input = iteration_input(cfg.seed, i, cfg.max_len);
-                            out.push((i, diff_bytes(&input, make_a).map(|r| r.stats)));
-                            i += jobs as u64;
-                        }
-                        out
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        results.sort_by_key(|r| r.0);
-        for (i, r) in results {
+        let end = next.saturating_add(8 * cfg.jobs.max(1) as u64).min(limit);
+        for (i, r) in run_chunk(cfg, make_a, next, end) {
             match r {
                 Ok(st) => stats.merge(&st),
                 Err(d) => {
@@ -257,62 +255,98 @@ pub fn run<A: PseudoFs>(
             }
         }
         next = hit.as_ref().map_or(end, |h| h.0 + 1);
-        pb.set_position(next);
-        let secs = start.elapsed().as_secs_f64().max(1e-9);
-        pb.set_message(format!(
-            "{:.0} execs/s, {}.{}% ops ok, {} divergences",
-            next as f64 / secs,
-            stats.ok_permille() / 10,
-            stats.ok_permille() % 10,
-            u8::from(hit.is_some())
-        ));
-    }
-    pb.finish_and_clear();
-    let elapsed = start.elapsed();
-
-    let found = hit.map(|(i, d)| {
-        let input = iteration_input(cfg.seed, i, cfg.max_len);
-        let (limits, ops) = ops_from_bytes(&input);
-        let (mlimits, minimized) = if cfg.minimize {
-            minimize_case(limits, &ops, &d, make_a)
-        } else {
-            (limits, ops[..(d.index + 1).min(ops.len())].to_vec())
-        };
-        let md = run_ops(mlimits, &minimized, make_a)
-            .err()
-            .unwrap_or_else(|| d.clone());
-        let report = cfg.report_dir.as_ref().and_then(|root| {
-            let case = Case {
-                limits: mlimits,
-                ops: &minimized,
-                divergence: &md,
-                origin: format!(
-                    "`pdtree fuzz --seed {} --max-len {}`, iteration {i} ({} of {} ops kept)",
-                    cfg.seed,
-                    cfg.max_len,
-                    minimized.len(),
-                    ops.len()
-                ),
-                input: Some(&input),
-            };
-            write_report(root, &case).ok()
+        progress(Progress {
+            done: next,
+            limit: (limit != u64::MAX).then_some(limit),
+            stats: &stats,
+            elapsed: start.elapsed(),
+            diverged: hit.is_some(),
         });
-        Found {
-            seed_or_iteration: i,
-            original_ops: ops.len(),
-            input,
-            minimized,
-            limits: mlimits,
-            divergence: d,
-            minimized_divergence: md,
-            report,
-        }
-    });
+    }
+    let elapsed = start.elapsed();
+    let found = hit.map(|(i, d)| found(cfg, make_a, i, d));
     CampaignResult {
         seed: cfg.seed,
         iterations: next,
         found,
         stats,
         elapsed,
+    }
+}
+
+/// Iterations `next..end` on `cfg.jobs` threads (thread `j` takes every `jobs`-th one),
+/// returned in iteration order.
+fn run_chunk<A: PseudoFs>(
+    cfg: &CampaignConfig,
+    make_a: &(dyn Fn(Limits) -> A + Sync),
+    next: u64,
+    end: u64,
+) -> Vec<(u64, Result<GenStats, Divergence>)> {
+    let jobs = cfg.jobs.max(1) as u64;
+    let mut results: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|j| {
+                s.spawn(move || {
+                    (next + j..end)
+                        .step_by(jobs as usize)
+                        .map(|i| {
+                            let input = iteration_input(cfg.seed, i, cfg.max_len);
+                            (i, diff_bytes(&input, make_a).map(|r| r.stats))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    results.sort_by_key(|r| r.0);
+    results
+}
+
+/// The found divergence of iteration `i`: minimized (unless turned off) and reported.
+fn found<A: PseudoFs>(
+    cfg: &CampaignConfig,
+    make_a: &(dyn Fn(Limits) -> A + Sync),
+    i: u64,
+    d: Divergence,
+) -> Found {
+    let input = iteration_input(cfg.seed, i, cfg.max_len);
+    let (limits, ops) = ops_from_bytes(&input);
+    let (mlimits, minimized) = if cfg.minimize {
+        minimize_case(limits, &ops, &d, make_a)
+    } else {
+        (limits, ops[..(d.index + 1).min(ops.len())].to_vec())
+    };
+    let md = run_ops(mlimits, &minimized, make_a)
+        .err()
+        .unwrap_or_else(|| d.clone());
+    let report = cfg.report_dir.as_ref().map(|root| {
+        let case = Report {
+            limits: mlimits,
+            ops: &minimized,
+            divergence: &md,
+            origin: format!(
+                "`pdtree fuzz --seed {} --max-len {}`, iteration {i} ({} of {} ops kept)",
+                cfg.seed,
+                cfg.max_len,
+                minimized.len(),
+                ops.len()
+            ),
+            input: Some(&input),
+        };
+        write_report(root, &case).map_err(|e| format!("{}: {e}", root.display()))
+    });
+    Found {
+        seed_or_iteration: i,
+        original_ops: ops.len(),
+        input,
+        minimized,
+        limits: mlimits,
+        divergence: d,
+        minimized_divergence: md,
+        report,
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use pdtree::{PseudoFs, Tree};
-//! use pdtree_harness::replay::{load_bytes, trace};
+//! use pdtree_harness::campaign::replay::{load_bytes, trace};
 //! let case = load_bytes("x.ops", b"limits max_entries=2\nmkdir \"/a\"\nmkdir \"/b\"\n").unwrap();
 //! let (text, result) = trace(case.limits, &case.ops, &|l| Tree::with_limits(l));
 //! assert!(result.is_ok());
@@ -16,11 +16,12 @@ use std::path::Path;
 use pdtree::{Limits, PseudoFs};
 use pdtree_oracle::Oracle;
 
-use crate::diff::{DiffRunner, Divergence, RunSummary};
+use crate::check::diff::{DiffRunner, RunSummary};
+use crate::check::divergence::Divergence;
 use crate::gen::ops_from_bytes;
-use crate::op::Op;
-use crate::script::{parse_script, Stmt};
-use crate::transcript::parse_transcript;
+use crate::lang::op::Op;
+use crate::lang::script::{parse_script, Stmt};
+use crate::lang::transcript::parse_transcript;
 
 /// A case to replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,8 +49,9 @@ fn expand(stmts: impl IntoIterator<Item = Stmt>) -> Vec<Op> {
 /// outcomes are ignored: the replay is differential), anything else a raw fuzz input.
 /// Errors are `name:line:column: message`.
 pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, String> {
-    let at =
-        |e: crate::script::ParseError| format!("{name}:{}:{}: {}", e.line, e.column, e.message);
+    let at = |e: crate::lang::script::ParseError| {
+        format!("{name}:{}:{}: {}", e.line, e.column, e.message)
+    };
     if name.ends_with(".ops") {
         let s = parse_script(bytes).map_err(at)?;
         Ok(Loaded {

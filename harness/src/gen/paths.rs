@@ -8,12 +8,12 @@
 //! remove, remove_subtree, mark_permanent, open and opendir. The ops then run through the
 //! differential runner like any other input: bad input must get the same error on both sides
 //! and change nothing. The target then checks core's own API beyond `PseudoFs` on the tree the
-//! same ops build ([`core_api`](crate::core_api)).
+//! same ops build ([`core_api`](crate::check::core_api)).
 //!
 //! ```
 //! use pdtree::{PseudoFs, Tree};
-//! let (limits, ops) = pdtree_harness::paths::ops_from_path_bytes(b"\x01bad\0name");
-//! assert!(pdtree_harness::diff::run_ops(limits, &ops, &|l| Tree::with_limits(l)).is_ok());
+//! let (limits, ops) = pdtree_harness::gen::paths::ops_from_path_bytes(b"\x01bad\0name");
+//! assert!(pdtree_harness::check::diff::run_ops(limits, &ops, &|l| Tree::with_limits(l)).is_ok());
 //! ```
 
 use pdtree::{Limits, Row, RowKind};

@@ -2,7 +2,7 @@
 //!
 //! ## Format
 //!
-//! A transcript is a [script](crate::script) with two more kinds of line:
+//! A transcript is a [script](crate::lang::script) with two more kinds of line:
 //!
 //! * `=> TEXT` — right after a statement (comments and blank lines may come between): the
 //!   expected [`Outcome`](crate::Outcome) text of that statement, exactly. Every statement
@@ -26,7 +26,7 @@
 //! ```
 //!
 //! ```
-//! use pdtree_harness::transcript::parse_transcript;
+//! use pdtree_harness::lang::transcript::parse_transcript;
 //! let t = parse_transcript(b"limits max_readdir=4\nstats # how many\n=> ok stats live=1 allocated=1 headers=0 handles=0\n").unwrap();
 //! assert_eq!(t.limits.unwrap().max_readdir, 4);
 //! assert_eq!(t.steps[0].line, 2);
@@ -37,8 +37,8 @@ use std::fmt;
 
 use pdtree::{Limits, PseudoFs};
 
-use crate::runner::Runner;
-use crate::script::{lines, parse_line, Line, ParseError, Stmt};
+use crate::lang::runner::Runner;
+use crate::lang::script::{lines, parse_line, Line, ParseError, Stmt};
 
 /// One statement of a transcript with its expected outcome.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -64,7 +64,7 @@ pub struct Transcript {
 /// Parses a transcript. Never panics, whatever the bytes.
 ///
 /// ```
-/// use pdtree_harness::transcript::parse_transcript;
+/// use pdtree_harness::lang::transcript::parse_transcript;
 /// let e = parse_transcript(b"mkdir \"/a\"\nmkdir \"/b\"\n=> ok 3\n").unwrap_err();
 /// assert_eq!(e.to_string(), "line 2, column 1: expected `=> ` with the outcome of line 1, found `mkdir`");
 /// ```

@@ -1,0 +1,390 @@
+//! The differential runner: the same ops on an implementation under test (A) and a reference
+//! (B, normally the oracle), compared after every op.
+//!
+//! For each op [`DiffRunner::step`]:
+//!
+//! 1. applies it to B and then to A through a [`Runner`] each, catching a panic on either
+//!    side (a panic is a divergence, never a harness crash);
+//! 2. compares the two [`Outcome`]s exactly;
+//! 3. runs `check_invariants()` on A and on B and compares their `stats()`;
+//! 4. if the op failed, proves it changed nothing (SPEC §8.8, atomicity), on both sides:
+//!    `stats()` before == after for every op; for every op whose [`PseudoFs`] method takes
+//!    `&mut self` ([`OpKind::may_mutate`]), A's full canonical dump before == after, and B
+//!    (which must be `Clone + PartialEq`, as the oracle is) structurally equal to a copy taken
+//!    before — every field, a stronger proof than its dump and much cheaper than the oracle's
+//!    naive dump. The `&self` methods cannot change the state (only interior mutability
+//!    could, and that is still caught by the `stats()` comparison and the final dump
+//!    comparison). B runs first, so A's "before" dump is taken only when B's outcome is a
+//!    failure (if A then succeeds, the outcomes differ: that is the divergence), and the dump
+//!    of A taken after a failed op is the proven-equal "before" of the next one: a
+//!    successful op dumps A not at all, a run of failing ones once per op;
+//! 5. checks the SPEC §5 ordering guarantee for every open readdir cursor
+//!    ([`scan`](crate::check::scan)).
+//!
+//! [`DiffRunner::finish`] compares the full dumps of A and B. On any divergence the two dumps
+//! are taken and their unified diff is part of the [`Divergence`].
+//!
+//! ```
+//! use pdtree::{Limits, Tree};
+//! use pdtree_harness::{run_ops, parse_script, Op, Stmt};
+//! let script = parse_script(b"mkdir \"/a\"\nopendir 0 \"/\"\nreadpage 0 8\nremove \"/a\"\n").unwrap();
+//! let ops: Vec<Op> = script.stmts.iter().map(|s| match s { Stmt::Op(o) => o.clone(), _ => unreachable!() }).collect();
+//! let summary = run_ops(Limits::default(), &ops, &|l| <Tree as pdtree::PseudoFs>::with_limits(l)).unwrap();
+//! assert_eq!(summary.stats.ops, 4);
+//! ```
+
+// A divergence is rare and ends a run; returning it by value keeps the API plain.
+#![allow(clippy::result_large_err)]
+
+use std::collections::BTreeSet;
+
+use pdtree::{Ino, Limits, PseudoFs, Stats};
+use pdtree_oracle::Oracle;
+
+use crate::check::divergence::{unified_diff, At, Divergence, DivergenceKind, Failure, Side};
+use crate::check::panic::{catch, install_panic_hook, Caught};
+use crate::check::scan::Scans;
+use crate::gen::{GenStats, Generator};
+use crate::lang::op::{Op, OpKind};
+use crate::lang::runner::{Outcome, Runner};
+
+/// What a run that found no divergence did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RunSummary {
+    /// Ops per kind, outcomes per error (counted on B's outcomes, which equal A's).
+    pub stats: GenStats,
+    /// FNV-1a hash of the final dump (equal on both sides).
+    pub dump_hash: u64,
+}
+
+/// The differential runner. See the module docs.
+///
+/// ```
+/// use pdtree::{Limits, PseudoFs, Tree};
+/// use pdtree_harness::{DiffRunner, Op, Outcome};
+/// use pdtree_oracle::Oracle;
+/// let l = Limits::default();
+/// let mut d = DiffRunner::new(l, Tree::with_limits(l), Oracle::with_limits(l));
+/// assert_eq!(d.step(&Op::Mkdir { path: b"/a".to_vec() }).unwrap(), Outcome::Ino(2));
+/// assert_eq!(d.step(&Op::Remove { path: b"/".to_vec() }).unwrap(), Outcome::Err(pdtree::Errno::EBUSY));
+/// assert_eq!(d.finish().unwrap().stats.ok, 1);
+/// ```
+pub struct DiffRunner<A: PseudoFs, B: PseudoFs = Oracle> {
+    a: Runner<A>,
+    b: Runner<B>,
+    limits: Limits,
+    index: usize,
+    /// A dump of A known to describe its current state (after a proven no-op).
+    clean_dump_a: Option<String>,
+    /// B as it was before the current state-changing op (stale after any other op). Kept
+    /// between ops and refilled with `clone_from`, so the copy reuses its buffers.
+    b_before: B,
+    scans: Scans,
+    summary: RunSummary,
+    broken: bool,
+}
+
+/// The state before an op that the atomicity check compares against.
+struct Before {
+    stats_a: Result<Stats, Caught>,
+    stats_b: Result<Stats, Caught>,
+    /// A's dump from the last proven no-op, taken for a state-changing op (a success makes
+    /// it stale, so it is dropped then).
+    clean_dump_a: Option<String>,
+    /// A's dump, when the op may mutate and B's outcome says it failed.
+    dump_a: Option<String>,
+}
+
+impl Before {
+    /// The counters before the op, or the panic that computing them raised.
+    fn stats(&mut self) -> Result<(Stats, Stats), Failure> {
+        let a = std::mem::replace(&mut self.stats_a, Ok(Stats::default()));
+        let b = std::mem::replace(&mut self.stats_b, Ok(Stats::default()));
+        let a = a.map_err(|c| Failure::panic(Side::A, c))?;
+        let b = b.map_err(|c| Failure::panic(Side::B, c))?;
+        Ok((a, b))
+    }
+}
+
+/// B must be `Clone + PartialEq` so a failed op can be proven to have changed nothing by a
+/// structural comparison (the oracle is both).
+impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
+    /// A runner over `a` (under test) and `b` (reference), both fresh trees with `limits`.
+    pub fn new(limits: Limits, a: A, b: B) -> Self {
+        install_panic_hook();
+        DiffRunner {
+            a: Runner::from_tree(a),
+            b_before: b.clone(),
+            b: Runner::from_tree(b),
+            limits,
+            index: 0,
+            clean_dump_a: None,
+            scans: Scans::new(),
+            summary: RunSummary::default(),
+            broken: false,
+        }
+    }
+
+    /// The runner of A.
+    pub fn a(&self) -> &Runner<A> {
+        &self.a
+    }
+
+    /// The runner of B.
+    pub fn b(&self) -> &Runner<B> {
+        &self.b
+    }
+
+    /// How many ops ran.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The counts so far.
+    pub fn summary(&self) -> &RunSummary {
+        &self.summary
+    }
+
+    /// Whether a divergence was reported.
+    pub fn is_broken(&self) -> bool {
+        self.broken
+    }
+
+    /// Runs one op on both sides and checks everything (see the module docs). Returns the
+    /// (common) outcome, or the first divergence. After a divergence the runner must not be
+    /// used again (further steps return the same kind of report but mean nothing).
+    pub fn step(&mut self, op: &Op) -> Result<Outcome, Divergence> {
+        let kind = op.kind();
+        let mut before = self.before(kind);
+        let outcome_b = match catch(|| self.b.apply(op)) {
+            Ok(o) => o,
+            Err(c) => {
+                let text_b = format!("panic: {}", c.message);
+                let failure = Failure::panic(Side::B, c);
+                return Err(self.diverge(op, "(not run)".into(), text_b, failure));
+            }
+        };
+        if kind.may_mutate() && outcome_b.is_failure() {
+            let clean = before.clean_dump_a.take();
+            before.dump_a = Some(clean.unwrap_or_else(|| dump_of(self.a.tree())));
+        }
+        let outcome_a = match catch(|| self.a.apply(op)) {
+            Ok(o) => o,
+            Err(c) => {
+                let text_a = format!("panic: {}", c.message);
+                let failure = Failure::panic(Side::A, c);
+                return Err(self.diverge(op, text_a, outcome_b.to_string(), failure));
+            }
+        };
+        if let Err(failure) = Self::check_outcomes(&outcome_a, &outcome_b) {
+            let is_outcome = failure.kind == DivergenceKind::Outcome;
+            let d = self.diverge(op, outcome_a.to_string(), outcome_b.to_string(), failure);
+            return Err(if is_outcome {
+                d.with_outcome_signature(kind.keyword(), &outcome_a, &outcome_b)
+            } else {
+                d
+            });
+        }
+        self.summary.stats.record(op, &outcome_b);
+        if let Err(failure) = self.check_after(op, &outcome_b, before) {
+            let text = outcome_b.to_string();
+            return Err(self.diverge(op, text.clone(), text, failure));
+        }
+        self.index += 1;
+        Ok(outcome_b)
+    }
+
+    /// The counters of both sides and, for a state-changing op, B's structural copy.
+    fn before(&mut self, kind: OpKind) -> Before {
+        let mut clean_dump_a = None;
+        if kind.may_mutate() {
+            self.b_before.clone_from(self.b.tree());
+            clean_dump_a = self.clean_dump_a.take();
+        }
+        Before {
+            stats_a: catch(|| self.a.tree().stats()),
+            stats_b: catch(|| self.b.tree().stats()),
+            clean_dump_a,
+            dump_a: None,
+        }
+    }
+
+    /// The checks after both sides agreed on the outcome, in order.
+    fn check_after(
+        &mut self,
+        op: &Op,
+        outcome: &Outcome,
+        mut before: Before,
+    ) -> Result<(), Failure> {
+        self.check_invariants()?;
+        let after = self.stats_after()?;
+        let was = before.stats()?;
+        if after.0 != after.1 {
+            let (a, b) = after;
+            return Err(Failure::new(DivergenceKind::Stats { a, b }));
+        }
+        if outcome.is_failure() {
+            self.check_atomicity(op.kind(), was, after, before.dump_a)?;
+        }
+        self.check_scans(op, outcome)
+    }
+
+    /// The outcomes are equal; a `violation` on either side is an invariant divergence.
+    fn check_outcomes(a: &Outcome, b: &Outcome) -> Result<(), Failure> {
+        match (a, b) {
+            _ if a == b => Ok(()),
+            (Outcome::Violation(v), _) => Err(Failure::invariant(Side::A, v.clone())),
+            (_, Outcome::Violation(v)) => Err(Failure::invariant(Side::B, v.clone())),
+            _ => Err(Failure::new(DivergenceKind::Outcome)),
+        }
+    }
+
+    /// `check_invariants()` holds on A, then on B.
+    fn check_invariants(&self) -> Result<(), Failure> {
+        match catch(|| self.a.tree().check_invariants()) {
+            Ok(Ok(())) => {}
+            Ok(Err(v)) => return Err(Failure::invariant(Side::A, v)),
+            Err(c) => return Err(Failure::panic(Side::A, c)),
+        }
+        match catch(|| self.b.tree().check_invariants()) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(v)) => Err(Failure::invariant(Side::B, v)),
+            Err(c) => Err(Failure::panic(Side::B, c)),
+        }
+    }
+
+    /// Both sides' `stats()` after the op.
+    fn stats_after(&self) -> Result<(Stats, Stats), Failure> {
+        let a = catch(|| self.a.tree().stats()).map_err(|c| Failure::panic(Side::A, c))?;
+        let b = catch(|| self.b.tree().stats()).map_err(|c| Failure::panic(Side::B, c))?;
+        Ok((a, b))
+    }
+
+    /// A failed op changed nothing: the counters on both sides; for a state-changing op,
+    /// B structurally equal to its copy from before, and A's dump equal to its dump before.
+    fn check_atomicity(
+        &mut self,
+        kind: OpKind,
+        (stats_a, stats_b): (Stats, Stats),
+        (after_a, after_b): (Stats, Stats),
+        dump_a: Option<String>,
+    ) -> Result<(), Failure> {
+        for (side, was, now) in [(Side::A, stats_a, after_a), (Side::B, stats_b, after_b)] {
+            if was != now {
+                let what = format!("- stats {was:?}\n+ stats {now:?}\n");
+                return Err(Failure::new(DivergenceKind::Atomicity { side, what }));
+            }
+        }
+        if kind.may_mutate() && *self.b.tree() != self.b_before {
+            let (was, now) = (dump_of(&self.b_before), dump_of(self.b.tree()));
+            let what = unified_diff(&was, &now, "before", "after");
+            return Err(Failure::new(DivergenceKind::Atomicity {
+                side: Side::B,
+                what,
+            }));
+        }
+        if let Some(was) = dump_a {
+            let now = dump_of(self.a.tree());
+            if was != now {
+                let what = unified_diff(&was, &now, "before", "after");
+                return Err(Failure::new(DivergenceKind::Atomicity {
+                    side: Side::A,
+                    what,
+                }));
+            }
+            self.clean_dump_a = Some(now);
+        }
+        Ok(())
+    }
+
+    /// The readdir guarantee for every open cursor.
+    fn check_scans(&mut self, op: &Op, outcome: &Outcome) -> Result<(), Failure> {
+        let max = self.limits.max_readdir.max(1);
+        let (a, b) = (&self.a, &self.b);
+        let cursor_dir = |slot: usize| a.cursor(slot as u8).ino;
+        let mut children = |dir: Ino| -> Result<BTreeSet<Ino>, Caught> {
+            catch(|| {
+                pdtree::read_all(b.tree(), dir, max)
+                    .map(|v| v.into_iter().map(|e| e.ino).collect())
+                    .unwrap_or_default()
+            })
+        };
+        self.scans.track(op, outcome, cursor_dir, &mut children)
+    }
+
+    /// Builds a divergence at the current op, with the dump diff.
+    fn diverge(&mut self, op: &Op, outcome_a: String, outcome_b: String, f: Failure) -> Divergence {
+        self.broken = true;
+        let at = At {
+            index: self.index,
+            op: op.to_string(),
+            keyword: op.keyword(),
+            outcome_a,
+            outcome_b,
+        };
+        Divergence::new(at, f, &dump_of(self.a.tree()), &dump_of(self.b.tree()))
+    }
+
+    /// Ends the run: compares the full dumps of A and B.
+    pub fn finish(mut self) -> Result<RunSummary, Divergence> {
+        let (da, db) = (dump_of(self.a.tree()), dump_of(self.b.tree()));
+        if da != db {
+            self.broken = true;
+            let at = At {
+                index: self.index,
+                op: "(end of run)".into(),
+                keyword: "end",
+                outcome_a: "(dump of A)".into(),
+                outcome_b: "(dump of B)".into(),
+            };
+            return Err(Divergence::new(
+                at,
+                Failure::new(DivergenceKind::FinalDump),
+                &da,
+                &db,
+            ));
+        }
+        self.summary.dump_hash = crate::check::divergence::fnv1a(db.as_bytes());
+        self.summary.stats.inputs = 1;
+        Ok(self.summary)
+    }
+}
+
+/// A tree's canonical dump, or a line saying where dumping panicked.
+fn dump_of<T: PseudoFs>(t: &T) -> String {
+    match catch(|| t.dump()) {
+        Ok(d) => d,
+        Err(c) => format!("(dump panicked at {}: {})\n", c.location, c.message),
+    }
+}
+
+/// Runs `ops` on A (made by `make_a`) and the oracle, differentially, with `limits`.
+pub fn run_ops<A: PseudoFs>(
+    limits: Limits,
+    ops: &[Op],
+    make_a: &dyn Fn(Limits) -> A,
+) -> Result<RunSummary, Divergence> {
+    let mut d = DiffRunner::new(limits, make_a(limits), Oracle::with_limits(limits));
+    for op in ops {
+        d.step(op)?;
+    }
+    d.finish()
+}
+
+/// Bytes → (limits, ops) → a differential run against the oracle, generating each op from
+/// the oracle's previous outcomes (the same ops [`ops_from_bytes`](crate::gen::ops_from_bytes)
+/// gives). The cargo-fuzz `diff` target is
+/// `if let Err(d) = diff_bytes(data, &|l| Tree::with_limits(l)) { panic!("{d}") }`.
+pub fn diff_bytes<A: PseudoFs>(
+    data: &[u8],
+    make_a: &dyn Fn(Limits) -> A,
+) -> Result<RunSummary, Divergence> {
+    let mut g = Generator::new(data);
+    let limits = g.limits();
+    let mut d = DiffRunner::new(limits, make_a(limits), Oracle::with_limits(limits));
+    while let Some(op) = g.next_op() {
+        let out = d.step(&op)?;
+        g.observe(&op, &out);
+    }
+    d.finish()
+}

@@ -1,0 +1,549 @@
+//! Bytes → ops: the structure-aware, swarm-configured generator shared by the built-in
+//! campaign and the `cargo fuzz` targets.
+//!
+//! An input is read with [`arbitrary::Unstructured`]:
+//!
+//! 1. **Swarm configuration** (Groce et al., ISSTA 2012). The first byte per [`OpKind`] decides
+//!    whether that kind is enabled in this input and with which weight (1–8); `check` and
+//!    `dump` are enabled rarely. So one input hammers `register`/`unregister`, another
+//!    `open`/`remove`/`read`, instead of every input being the same uniform mix.
+//! 2. **Limits.** One byte picks the [`Limits`]: the defaults, tiny ones (16 entries, 8-byte
+//!    contents, 3-row tables, 1–4 entry readdir pages) so `ENOSPC`, `EFBIG`, `E2BIG` are
+//!    reached, or a mix.
+//! 3. **Ops**, at most [`MAX_OPS`] per input, until the bytes run out. Names come mostly from
+//!    a pool of six ([`NAME_POOL`]) so operations collide; paths are 1–4 components deep,
+//!    usually a known directory plus a pool name; edge names (255 and 256 bytes, `.`, `..`,
+//!    containing `/` or NUL, non-UTF-8, empty) and edge paths (over 4096 bytes, `a//b`, `a/`)
+//!    come at a low rate; handle and cursor slots are chosen mostly among live ones;
+//!    inode numbers (`lookup_at`, `readdir`, `seek`) and header ids (`unregister`) mostly
+//!    among ones the reference returned.
+//!
+//! Generation is **interleaved with execution**: after each op the generator is told the
+//! reference's [`Outcome`] ([`Generator::observe`]) and keeps a small model (known paths,
+//! inode numbers, headers, live slots) from it. The reference is deterministic, so the same
+//! bytes always give the same ops; [`ops_from_bytes`] realizes them by running the oracle.
+//!
+//! ```
+//! use pdtree_harness::gen::ops_from_bytes;
+//! let data: Vec<u8> = (0..2000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+//! let (limits, ops) = ops_from_bytes(&data);
+//! assert!(!ops.is_empty() && ops.len() <= pdtree_harness::gen::MAX_OPS);
+//! assert_eq!(ops_from_bytes(&data), (limits, ops)); // deterministic
+//! ```
+
+mod model;
+pub mod paths;
+mod stats;
+mod swarm;
+
+use std::collections::BTreeSet;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use arbitrary::Unstructured;
+use pdtree::{Ino, Limits, PseudoFs, Row, RowKind, ROOT_INO};
+use pdtree_oracle::Oracle;
+
+use crate::lang::op::{Op, OpKind, Slot};
+use crate::lang::runner::{Outcome, Runner};
+use model::{join, Model};
+pub use stats::GenStats;
+pub use swarm::Swarm;
+
+/// The most ops one input generates (the explicit per-input cap).
+pub const MAX_OPS: usize = 200;
+
+/// The pool most names are drawn from: few, so creations, lookups and removals collide.
+pub const NAME_POOL: [&[u8]; 6] = [b"a", b"b", b"c", b"net", b"eth0", b"conf"];
+
+/// Extra names register rows may use, so a table can have up to 8 distinct rows.
+const ROW_EXTRA: [&[u8]; 2] = [b"mtu", b"forwarding"];
+
+/// Handle slots the generator uses (`0..HANDLE_SLOTS`): few, so slots get reused.
+pub const HANDLE_SLOTS: Slot = 6;
+
+/// Cursor slots the generator uses (`0..CURSOR_SLOTS`).
+pub const CURSOR_SLOTS: Slot = 3;
+
+/// The generator: reads swarm weights and limits from the first bytes, then one op at a time.
+///
+/// Drive it with [`next_op`](Self::next_op), run the op on the reference, and pass the
+/// reference's outcome to [`observe`](Self::observe) before asking for the next op.
+pub struct Generator<'a> {
+    u: Unstructured<'a>,
+    limits: Limits,
+    swarm: Swarm,
+    model: Model,
+    made: usize,
+}
+
+impl<'a> Generator<'a> {
+    /// A generator over `data` (any bytes; an empty input gives no ops).
+    pub fn new(data: &'a [u8]) -> Generator<'a> {
+        let mut u = Unstructured::new(data);
+        let swarm = Swarm::from_bytes(&mut u);
+        let limits = Self::pick_limits(&mut u);
+        Generator {
+            u,
+            limits,
+            swarm,
+            model: Model::new(),
+            made: 0,
+        }
+    }
+
+    /// The limits this input runs with.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// This input's swarm configuration.
+    pub fn swarm(&self) -> &Swarm {
+        &self.swarm
+    }
+
+    fn pick_limits(u: &mut Unstructured<'_>) -> Limits {
+        let b: u8 = u.arbitrary().unwrap_or(0);
+        let d = Limits::default();
+        match b % 8 {
+            0..=3 => d,
+            4 | 5 => Limits {
+                max_entries: 16,
+                max_content: 8,
+                max_table_rows: 3,
+                max_readdir: 1 + usize::from(b >> 3) % 4,
+            },
+            _ => Limits {
+                max_entries: [16, 24, 40, 64, 1 << 20][usize::from(b >> 3) % 5],
+                max_content: [8, 64, 65_536][usize::from(b >> 3) % 3],
+                max_table_rows: [3, 8, 1024][usize::from(b >> 5) % 3],
+                max_readdir: [1, 2, 3, 16][usize::from(b >> 6) % 4],
+            },
+        }
+    }
+
+    /// Tells the generator the reference's outcome of the op it made last.
+    pub fn observe(&mut self, op: &Op, outcome: &Outcome) {
+        self.model.observe(op, outcome);
+    }
+
+    // ---- small helpers that never fail (an exhausted input reads as zeros) ----
+
+    fn int(&mut self, lo: u64, hi: u64) -> u64 {
+        self.u.int_in_range(lo..=hi).unwrap_or(lo)
+    }
+
+    /// True with probability `num/den`.
+    fn chance(&mut self, num: u64, den: u64) -> bool {
+        self.int(0, den - 1) < num
+    }
+
+    /// A uniformly chosen element of one of the model's sets (`None` if it is empty), without
+    /// copying the set first (a copy of every known path per generated op was most of the
+    /// generator's time).
+    fn pick_in<T: Clone>(&mut self, set: fn(&Model) -> &BTreeSet<T>) -> Option<T> {
+        let i = self.pick_index(set)?;
+        set(&self.model).iter().nth(i).cloned()
+    }
+
+    /// The position [`pick_in`](Self::pick_in) would take its element from, drawing the same
+    /// bytes, for a caller that only needs to borrow the element later.
+    fn pick_index<T>(&mut self, set: fn(&Model) -> &BTreeSet<T>) -> Option<usize> {
+        let len = set(&self.model).len();
+        self.index_below(len)
+    }
+
+    /// A uniform position below `len`, or `None` (drawing nothing) when `len` is 0.
+    fn index_below(&mut self, len: usize) -> Option<usize> {
+        (len > 0).then(|| self.int(0, len as u64 - 1) as usize)
+    }
+
+    fn edge_name(&mut self) -> Vec<u8> {
+        match self.int(0, 9) {
+            0 => vec![b'n'; 255],
+            1 => vec![b'n'; 256],
+            2 => b".".to_vec(),
+            3 => b"..".to_vec(),
+            4 => b"a/b".to_vec(),
+            5 => b"a\0b".to_vec(),
+            6 => b"\xff\xfe".to_vec(),
+            7 => Vec::new(),
+            8 => {
+                let mut v = vec![b'x'; 300];
+                v[150] = 0;
+                v
+            }
+            _ => b"e t\\h".to_vec(),
+        }
+    }
+
+    fn name(&mut self) -> Vec<u8> {
+        if self.chance(1, 40) {
+            self.edge_name()
+        } else {
+            let i = self.int(0, NAME_POOL.len() as u64 - 1) as usize;
+            NAME_POOL[i].to_vec()
+        }
+    }
+
+    fn random_path(&mut self) -> Vec<u8> {
+        let depth = self.int(1, 4);
+        let mut p = Vec::new();
+        for _ in 0..depth {
+            p.push(b'/');
+            let n = self.name();
+            p.extend_from_slice(&n);
+        }
+        p
+    }
+
+    fn edge_path(&mut self) -> Vec<u8> {
+        match self.int(0, 6) {
+            // Over MAX_PATH. Built with `repeat` (block copies) rather than a byte at a time:
+            // an input that runs out of bytes makes every later choice 0, which lands here,
+            // so most short fuzz inputs build this path once, under coverage instrumentation
+            // of every loop step. (Measured: no clear change in exec/s; kept as the plainer
+            // code.)
+            0 => {
+                let mut p = b"aa/".repeat(1367);
+                p.truncate(4099);
+                p
+            }
+            1 => b"/a//b".to_vec(),
+            2 => b"/a/".to_vec(),
+            3 => b"//".to_vec(),
+            4 => b"/".to_vec(),
+            5 => Vec::new(),
+            _ => {
+                let mut p = b"/".to_vec();
+                let e = self.edge_name();
+                p.extend_from_slice(&e);
+                p
+            }
+        }
+    }
+
+    /// A path for a creation: usually a known directory plus a pool name.
+    fn new_path(&mut self) -> Vec<u8> {
+        let r = self.int(0, 99);
+        let mut p = if r < 3 {
+            self.edge_path()
+        } else if r < 80 {
+            // The directory is drawn before the name, and copied once, straight into the
+            // path (this runs for most generated ops, and each allocation costs the ASan
+            // fuzz build a stack trace).
+            let i = self.pick_index(|m| &m.dirs);
+            let n = self.name();
+            let d = i.and_then(|i| self.model.dirs.iter().nth(i));
+            join(d.map_or(&b"/"[..], |d| &d[..]), &n)
+        } else {
+            self.random_path()
+        };
+        if p.len() > 1 && self.chance(1, 8) {
+            p.remove(0); // the leading `/` is optional
+        }
+        p
+    }
+
+    /// A path that probably exists: a known file (`want_dir` false) or directory, else any.
+    fn existing_path(&mut self, want_dir: Option<bool>) -> Vec<u8> {
+        let r = self.int(0, 99);
+        if r < 78 {
+            let picked = match want_dir {
+                Some(true) => self.pick_in(|m| &m.dirs),
+                Some(false) if !self.model.files.is_empty() => self.pick_in(|m| &m.files),
+                _ => {
+                    // Uniform over the union of dirs and files, as `pick_in` would be,
+                    // without building the union.
+                    let len = self.model.dirs.union(&self.model.files).count();
+                    self.index_below(len).map(|i| {
+                        let mut all = self.model.dirs.union(&self.model.files);
+                        all.nth(i).cloned().expect("i < len")
+                    })
+                }
+            };
+            if let Some(p) = picked {
+                if want_dir != Some(true) && p == b"/" && self.chance(3, 4) {
+                    return self.new_path();
+                }
+                return p;
+            }
+        }
+        self.new_path()
+    }
+
+    fn content(&mut self) -> Vec<u8> {
+        let max = self.limits.max_content;
+        match self.int(0, 39) {
+            0..=3 => Vec::new(),
+            4..=27 => {
+                let pool: [&[u8]; 6] = [b"0\n", b"1", b"eth0\n", b"x", b"65536\n", b"on"];
+                pool[self.int(0, 5) as usize].to_vec()
+            }
+            28..=35 => {
+                let n = self.int(1, 12) as usize;
+                self.u.bytes(n).map(<[u8]>::to_vec).unwrap_or_default()
+            }
+            36 | 37 => vec![b'z'; max.min(1 << 17)],
+            _ => vec![b'z'; max.saturating_add(1).min(1 << 17)],
+        }
+    }
+
+    fn ino(&mut self, dir: bool) -> Ino {
+        let r = self.int(0, 19);
+        let picked = if dir && r < 16 {
+            self.pick_in(|m| &m.dir_inos)
+        } else if r < 18 {
+            self.pick_in(|m| &m.inos)
+        } else {
+            let hi = self.model.inos.iter().next_back().copied().unwrap_or(1);
+            return self.int(0, hi + 2);
+        };
+        picked.unwrap_or(ROOT_INO)
+    }
+
+    fn page_max(&mut self) -> usize {
+        let m = self.limits.max_readdir;
+        match self.int(0, 39) {
+            0 => 0,
+            1 => m.saturating_add(1),
+            2 | 3 => m,
+            _ => self.int(1, m.min(4) as u64) as usize,
+        }
+    }
+
+    fn pos(&mut self) -> u64 {
+        match self.int(0, 9) {
+            0..=4 => 0,
+            5..=7 => self.ino(false),
+            8 => self.int(0, 64),
+            _ => u64::MAX - self.int(0, 1),
+        }
+    }
+
+    fn slot(&mut self, live: fn(&Model) -> &BTreeSet<Slot>, of: Slot) -> Slot {
+        if !live(&self.model).is_empty() && self.chance(17, 20) {
+            self.pick_in(live).unwrap_or(0)
+        } else {
+            self.int(0, u64::from(of) - 1) as Slot
+        }
+    }
+
+    fn rows(&mut self) -> Vec<Row> {
+        let lim = self.limits.max_table_rows;
+        let n = match self.int(0, 19) {
+            0 | 1 => 0,
+            2 => lim.saturating_add(1).min(1100),
+            _ => self.int(1, lim.clamp(1, 4) as u64) as usize,
+        };
+        let mut names: Vec<&[u8]> = NAME_POOL.iter().chain(ROW_EXTRA.iter()).copied().collect();
+        let mut rows: Vec<Row> = Vec::with_capacity(n);
+        for i in 0..n {
+            let name = if i > 0 && self.chance(1, 16) {
+                let j = self.int(0, i as u64 - 1) as usize;
+                rows[j].name.clone()
+            } else if self.chance(1, 30) {
+                self.edge_name()
+            } else if names.is_empty() || n > 8 {
+                format!("r{i}").into_bytes()
+            } else {
+                let j = self.int(0, names.len() as u64 - 1) as usize;
+                names.remove(j).to_vec()
+            };
+            let kind = if self.chance(1, 4) {
+                RowKind::Dir
+            } else if n > 8 {
+                RowKind::File(Vec::new()) // an oversized table: keep it small in bytes
+            } else {
+                RowKind::File(self.content())
+            };
+            rows.push(Row { name, kind });
+        }
+        rows
+    }
+
+    fn kind(&mut self) -> OpKind {
+        let r = self.int(0, u64::from(self.swarm.total()) - 1) as u32;
+        self.swarm.kind_at(r)
+    }
+
+    /// The next op, or `None` when the input is used up or [`MAX_OPS`] were made.
+    pub fn next_op(&mut self) -> Option<Op> {
+        if self.made >= MAX_OPS || self.u.is_empty() {
+            return None;
+        }
+        self.made += 1;
+        let kind = self.kind();
+        Some(self.op_of(kind))
+    }
+
+    /// One op of `kind`, its fields drawn in script order.
+    fn op_of(&mut self, kind: OpKind) -> Op {
+        match kind {
+            OpKind::Mkdir => Op::Mkdir {
+                path: self.new_path(),
+            },
+            OpKind::Create => Op::Create {
+                path: self.new_path(),
+                content: self.content(),
+            },
+            OpKind::Symlink => Op::Symlink {
+                path: self.new_path(),
+                target: self.target(),
+            },
+            OpKind::Listing => Op::Listing {
+                path: self.new_path(),
+            },
+            OpKind::Register => Op::Register {
+                dir: self.table_dir(),
+                rows: self.rows(),
+            },
+            OpKind::Unregister => Op::Unregister {
+                header: self.header(),
+            },
+            OpKind::Stat => Op::Stat {
+                path: self.existing_path(None),
+            },
+            OpKind::LookupAt => Op::LookupAt {
+                dir: self.ino(true),
+                name: self.name(),
+            },
+            OpKind::Readdir => Op::Readdir {
+                dir: self.ino(true),
+                pos: self.pos(),
+                max: self.page_max(),
+            },
+            OpKind::Remove => Op::Remove {
+                path: self.existing_path(None),
+            },
+            OpKind::RemoveSubtree => Op::RemoveSubtree {
+                path: self.existing_path(None),
+            },
+            OpKind::MarkPermanent => Op::MarkPermanent {
+                path: self.existing_path(None),
+            },
+            OpKind::Open => Op::Open {
+                slot: self.new_slot(HANDLE_SLOTS),
+                path: self.path_to_open(false),
+            },
+            OpKind::Read => Op::Read {
+                slot: self.handle_slot(),
+            },
+            OpKind::Close => Op::Close {
+                slot: self.handle_slot(),
+            },
+            OpKind::Stats => Op::Stats,
+            OpKind::OpenDir => Op::OpenDir {
+                slot: self.new_slot(CURSOR_SLOTS),
+                path: self.path_to_open(true),
+            },
+            OpKind::ReadPage => Op::ReadPage {
+                slot: self.cursor_slot(),
+                max: self.page_max(),
+            },
+            OpKind::Seek => Op::Seek {
+                slot: self.cursor_slot(),
+                pos: self.pos(),
+            },
+            OpKind::Rewind => Op::Rewind {
+                slot: self.cursor_slot(),
+            },
+            OpKind::Check => Op::Check,
+            OpKind::Dump => Op::Dump,
+        }
+    }
+
+    /// A symlink target: rarely empty, else content-like, `../a` for empty content.
+    fn target(&mut self) -> Vec<u8> {
+        if self.chance(1, 10) {
+            return Vec::new();
+        }
+        let t = self.content();
+        if t.is_empty() {
+            b"../a".to_vec()
+        } else {
+            t
+        }
+    }
+
+    /// A table's directory: half the time a known directory, else a new path.
+    fn table_dir(&mut self) -> Vec<u8> {
+        if self.chance(1, 2) {
+            self.existing_path(Some(true))
+        } else {
+            self.new_path()
+        }
+    }
+
+    /// A header id: mostly a live one, sometimes an unregistered one, rarely any number.
+    fn header(&mut self) -> u64 {
+        match self.int(0, 9) {
+            0..=6 if !self.model.live_headers.is_empty() => {
+                self.pick_in(|m| &m.live_headers).unwrap_or(1)
+            }
+            0..=8 if !self.model.headers.is_empty() => {
+                let i = self.int(0, self.model.headers.len() as u64 - 1) as usize;
+                self.model.headers[i].0
+            }
+            _ => self.int(0, self.model.headers.len() as u64 + 2),
+        }
+    }
+
+    /// Any slot below `of`, for an op that fills one.
+    fn new_slot(&mut self, of: Slot) -> Slot {
+        self.int(0, u64::from(of) - 1) as Slot
+    }
+
+    /// What to open: nine times in ten a known file (`dir` false) or directory, else any.
+    fn path_to_open(&mut self, dir: bool) -> Vec<u8> {
+        let want = if self.chance(9, 10) { Some(dir) } else { None };
+        self.existing_path(want)
+    }
+
+    fn handle_slot(&mut self) -> Slot {
+        self.slot(|m| &m.open_slots, HANDLE_SLOTS)
+    }
+
+    fn cursor_slot(&mut self) -> Slot {
+        self.slot(|m| &m.cursor_slots, CURSOR_SLOTS)
+    }
+}
+
+/// Bytes → (limits, ops): generates the ops of `data`, realizing them on the oracle (the
+/// generator looks at the reference's outcomes). Stops early if the oracle panics (that op
+/// is included, so a differential run reports the panic).
+///
+/// ```
+/// let (limits, ops) = pdtree_harness::gen::ops_from_bytes(&[]);
+/// assert_eq!((limits, ops.len()), (pdtree::Limits::default(), 0));
+/// ```
+pub fn ops_from_bytes(data: &[u8]) -> (Limits, Vec<Op>) {
+    let mut g = Generator::new(data);
+    let limits = g.limits();
+    let mut r: Runner<Oracle> = Runner::from_tree(Oracle::with_limits(limits));
+    let mut ops = Vec::new();
+    while let Some(op) = g.next_op() {
+        let out = catch_unwind(AssertUnwindSafe(|| r.apply(&op)));
+        ops.push(op);
+        match out {
+            Ok(out) => g.observe(ops.last().expect("just pushed"), &out),
+            Err(_) => break,
+        }
+    }
+    (limits, ops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_input_gives_no_ops_and_default_limits() {
+        assert_eq!(ops_from_bytes(&[]), (Limits::default(), vec![]));
+    }
+
+    #[test]
+    fn op_cap_holds() {
+        let data = vec![0x5a; 100_000];
+        assert_eq!(ops_from_bytes(&data).1.len(), MAX_OPS);
+    }
+}

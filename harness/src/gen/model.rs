@@ -1,0 +1,172 @@
+//! What the generator knows about the reference's state, learnt from the outcomes it was
+//! shown: known paths, inode numbers, headers and live slots.
+
+use std::collections::BTreeSet;
+
+use pdtree::{Errno, HeaderId, Ino, Kind, Row, RowKind, ROOT_INO};
+
+use crate::lang::op::{Field, Op, Slot};
+use crate::lang::runner::Outcome;
+
+/// What the generator knows about the reference's state, from the outcomes it was shown.
+/// Approximate (it is only used to bias choices), but deterministic.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Model {
+    /// Normalized paths (`/a/b`) of directories believed to exist; `/` always.
+    pub(crate) dirs: BTreeSet<Vec<u8>>,
+    /// Normalized paths of non-directories believed to exist.
+    pub(crate) files: BTreeSet<Vec<u8>>,
+    /// Inode numbers ever returned.
+    pub(crate) inos: BTreeSet<Ino>,
+    /// Inode numbers returned as directories.
+    pub(crate) dir_inos: BTreeSet<Ino>,
+    /// Every header registered: id, normalized dir, row names.
+    pub(crate) headers: Vec<(HeaderId, Vec<u8>, Vec<Vec<u8>>)>,
+    /// Headers not yet unregistered.
+    pub(crate) live_headers: BTreeSet<HeaderId>,
+    /// Handle slots holding an open handle.
+    pub(crate) open_slots: BTreeSet<Slot>,
+    /// Cursor slots that were opened.
+    pub(crate) cursor_slots: BTreeSet<Slot>,
+}
+
+/// `/`-prefixed form of a (valid) path; the root is `/`.
+pub(crate) fn norm(path: &[u8]) -> Vec<u8> {
+    let rest = path.strip_prefix(b"/").unwrap_or(path);
+    let mut out = Vec::with_capacity(rest.len() + 1);
+    out.push(b'/');
+    out.extend_from_slice(rest);
+    out
+}
+
+pub(crate) fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    let mut p = Vec::with_capacity(dir.len() + 1 + name.len());
+    p.extend_from_slice(dir);
+    if p.last() != Some(&b'/') {
+        p.push(b'/');
+    }
+    p.extend_from_slice(name);
+    p
+}
+
+impl Model {
+    pub(crate) fn new() -> Model {
+        let mut m = Model::default();
+        m.dirs.insert(b"/".to_vec());
+        m.inos.insert(ROOT_INO);
+        m.dir_inos.insert(ROOT_INO);
+        m
+    }
+
+    fn forget(&mut self, path: &[u8], subtree: bool) {
+        let p = norm(path);
+        self.dirs.remove(&p);
+        self.files.remove(&p);
+        if subtree {
+            let prefix = join(&p, b"");
+            self.dirs.retain(|d| !d.starts_with(&prefix));
+            self.files.retain(|d| !d.starts_with(&prefix));
+        }
+        self.dirs.insert(b"/".to_vec());
+    }
+
+    /// Learns from the reference's outcome of `op`.
+    pub(crate) fn observe(&mut self, op: &Op, out: &Outcome) {
+        match (op, out) {
+            (Op::Mkdir { path }, Outcome::Ino(n)) => self.created(path, *n, true),
+            (
+                Op::Create { path, .. } | Op::Symlink { path, .. } | Op::Listing { path },
+                Outcome::Ino(n),
+            ) => self.created(path, *n, false),
+            (Op::Register { dir, rows }, Outcome::Header(h)) => self.registered(dir, rows, *h),
+            (Op::Unregister { header }, Outcome::Unit) => self.unregistered(*header),
+            (_, Outcome::Stat(s)) => self.saw_ino(s.ino, s.kind == Kind::Dir),
+            (_, Outcome::Page(p)) => {
+                for e in &p.entries {
+                    self.saw_ino(e.ino, e.kind == Kind::Dir);
+                }
+            }
+            (Op::OpenDir { slot, .. }, Outcome::Cursor(n)) => {
+                self.inos.insert(*n);
+                self.cursor_slots.insert(*slot);
+            }
+            (Op::Remove { path }, Outcome::Unit) => self.forget(path, false),
+            (Op::RemoveSubtree { path }, Outcome::Removed(_)) => self.forget(path, true),
+            (Op::Open { slot, .. }, Outcome::Handle(_)) => {
+                self.open_slots.insert(*slot);
+            }
+            (Op::Close { slot }, Outcome::Unit) => {
+                self.open_slots.remove(slot);
+            }
+            (_, Outcome::Err(Errno::ENOENT)) => self.forget_missing(op),
+            _ => {}
+        }
+    }
+
+    fn saw_ino(&mut self, n: Ino, dir: bool) {
+        self.inos.insert(n);
+        if dir {
+            self.dir_inos.insert(n);
+        }
+    }
+
+    fn created(&mut self, path: &[u8], n: Ino, dir: bool) {
+        self.saw_ino(n, dir);
+        let set = if dir { &mut self.dirs } else { &mut self.files };
+        set.insert(norm(path));
+    }
+
+    /// A table's directory, the directories above it and its rows now exist.
+    fn registered(&mut self, dir: &[u8], rows: &[Row], h: HeaderId) {
+        let d = norm(dir);
+        for (i, &b) in d.iter().enumerate() {
+            if b == b'/' && i > 0 {
+                self.dirs.insert(d[..i].to_vec());
+            }
+        }
+        self.dirs.insert(d.clone());
+        for r in rows {
+            let p = join(&d, &r.name);
+            match r.kind {
+                RowKind::Dir => self.dirs.insert(p),
+                RowKind::File(_) => self.files.insert(p),
+            };
+        }
+        let names = rows.iter().map(|r| r.name.clone()).collect();
+        self.headers.push((h, d, names));
+        self.live_headers.insert(h);
+    }
+
+    fn unregistered(&mut self, header: HeaderId) {
+        self.live_headers.remove(&header);
+        if let Some((_, d, names)) = self.headers.iter().find(|x| x.0 == header) {
+            let paths: Vec<_> = names.iter().map(|n| join(d, n)).collect();
+            for p in paths {
+                self.forget(&p, true);
+            }
+        }
+    }
+
+    /// A path the model believed in turned out missing: forget it and what is below it.
+    fn forget_missing(&mut self, op: &Op) {
+        for field in op.fields() {
+            if let Field::Path(path) = field {
+                self.forget(path, true);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn norm_and_join() {
+        assert_eq!(norm(b"a/b"), b"/a/b");
+        assert_eq!(norm(b"/"), b"/");
+        assert_eq!(norm(b""), b"/");
+        assert_eq!(join(b"/", b"x"), b"/x");
+        assert_eq!(join(b"/a", b"x"), b"/a/x");
+    }
+}

@@ -1,0 +1,564 @@
+//! The operations the harness can run: every SPEC operation plus the harness's own slot-based
+//! handle and readdir-cursor operations, `check` and `dump`.
+//!
+//! An [`Op`] is plain data: byte strings are `Vec<u8>` (any bytes, UTF-8 not required), and
+//! handles and readdir cursors are addressed by small slot numbers (`0..=`[`MAX_SLOT`]) so a
+//! script is deterministic and does not need to know which handle id a tree will hand out.
+//!
+//! ## Slots
+//!
+//! * **Handle slots.** `open <slot> <path>` stores the returned handle id in the slot;
+//!   `read <slot>` and `close <slot>` pass the slot's id to the tree. A slot that was never
+//!   filled holds id `0`, which no tree ever issues (ids count from 1), so `read`/`close` of an
+//!   empty slot is `EBADF` ("unknown handle"). `close` does **not** clear the slot: it keeps
+//!   the closed id, so a second `close` (or a `read`) passes the closed id and is `EBADF`
+//!   ("closed handle"). A failed `open` leaves the slot unchanged.
+//! * **Cursor slots.** `opendir <slot> <path>` stats the path and, on success, sets the
+//!   cursor to `(ino, pos 0)` (whatever the kind: a cursor on a file makes `readpage` report
+//!   `ENOTDIR`). `readpage <slot> <n>` calls `readdir(ino, pos, n)` and on success moves `pos`
+//!   to the page's `next_pos`. `seek <slot> <pos>` sets `pos`; `rewind <slot>` sets it to 0.
+//!   A cursor slot never opened is `(ino 0, pos 0)`; inode 0 is never live, so `readpage` on
+//!   it is `ENOENT` (or `EINVAL` for a bad page size, which readdir checks first). A failed
+//!   `opendir` or `readpage` leaves the cursor unchanged.
+//!
+//! Handle slots and cursor slots are separate tables of [`SLOTS`] entries each.
+//!
+//! ```
+//! use pdtree_harness::Op;
+//! let op = Op::Create { path: b"/net/dev".to_vec(), content: b"eth0\n".to_vec() };
+//! assert_eq!(op.to_string(), r#"create "/net/dev" "eth0\n""#);
+//! assert_eq!(op.expand(7), op); // no {i} in it
+//! ```
+
+use std::fmt;
+
+use pdtree::{HeaderId, Ino, Row, RowKind};
+
+use crate::lang::script::quote;
+
+/// A slot number, `0..=`[`MAX_SLOT`]. Slots index the harness's own tables of handles and
+/// cursors; they are not a tree's numbers.
+pub type Slot = u8;
+
+/// The number of handle slots and of cursor slots (each table has this many).
+pub const SLOTS: usize = 16;
+
+/// The highest slot number; a larger one is a parse error.
+pub const MAX_SLOT: Slot = (SLOTS - 1) as Slot;
+
+/// What one field of an op means. The parser, the printer, the minimizer, the generator's
+/// model and name collection all go by the role, never by the op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// A path naming an entry the op expects to exist (`stat`, `remove`, `open`, …).
+    Path,
+    /// The path of the entry the op creates (`mkdir`, `create`, …; a table's directory).
+    NewPath,
+    /// One name, not a path (`lookup_at`).
+    Name,
+    /// File content or a symlink target.
+    Data,
+    /// The rows of a sysctl-style table.
+    Rows,
+    /// An inode number.
+    Ino,
+    /// A readdir position.
+    Pos,
+    /// A header id.
+    Header,
+    /// A readdir page size.
+    PageSize,
+    /// A handle or cursor slot.
+    Slot,
+}
+
+/// One field of an op, borrowed, tagged with its [`Role`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Field<'a> {
+    Path(&'a [u8]),
+    NewPath(&'a [u8]),
+    Name(&'a [u8]),
+    Data(&'a [u8]),
+    Rows(&'a [Row]),
+    Ino(Ino),
+    Pos(u64),
+    Header(HeaderId),
+    PageSize(usize),
+    Slot(Slot),
+}
+
+impl Field<'_> {
+    /// This field's role.
+    pub fn role(&self) -> Role {
+        match self {
+            Field::Path(_) => Role::Path,
+            Field::NewPath(_) => Role::NewPath,
+            Field::Name(_) => Role::Name,
+            Field::Data(_) => Role::Data,
+            Field::Rows(_) => Role::Rows,
+            Field::Ino(_) => Role::Ino,
+            Field::Pos(_) => Role::Pos,
+            Field::Header(_) => Role::Header,
+            Field::PageSize(_) => Role::PageSize,
+            Field::Slot(_) => Role::Slot,
+        }
+    }
+}
+
+/// One field of an op, mutably borrowed, tagged with its [`Role`].
+#[derive(Debug)]
+#[allow(missing_docs)]
+pub enum FieldMut<'a> {
+    Path(&'a mut Vec<u8>),
+    NewPath(&'a mut Vec<u8>),
+    Name(&'a mut Vec<u8>),
+    Data(&'a mut Vec<u8>),
+    Rows(&'a mut Vec<Row>),
+    Ino(&'a mut Ino),
+    Pos(&'a mut u64),
+    Header(&'a mut HeaderId),
+    PageSize(&'a mut usize),
+    Slot(&'a mut Slot),
+}
+
+/// The Rust type of a field with a given role.
+macro_rules! role_type {
+    (Path) => { Vec<u8> };
+    (NewPath) => { Vec<u8> };
+    (Name) => { Vec<u8> };
+    (Data) => { Vec<u8> };
+    (Rows) => { Vec<Row> };
+    (Ino) => { Ino };
+    (Pos) => { u64 };
+    (Header) => { HeaderId };
+    (PageSize) => { usize };
+    (Slot) => { Slot };
+}
+
+/// The op table: each line defines one [`Op`] variant, its [`OpKind`], its script keyword,
+/// whether its [`PseudoFs`](pdtree::PseudoFs) method takes `&mut self`, and its fields in
+/// script order with their roles. Everything else about the op language (parsing, printing,
+/// shrinking, counting) is derived from it.
+macro_rules! op_table {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident = $keyword:literal, mutates: $mutates:literal
+            $({ $($(#[doc = $fdoc:literal])* $field:ident: $role:ident),* $(,)? })?
+    ),* $(,)?) => {
+        /// One operation of a script.
+        ///
+        /// Each variant's doc gives its script syntax (see [`crate::lang::script`] for the
+        /// grammar).
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Op {
+            $(
+                $(#[doc = $doc])*
+                $variant $({ $($(#[doc = $fdoc])* $field: role_type!($role)),* })?,
+            )*
+        }
+
+        /// The kind of an [`Op`]: an index for counting, swarm weights and tables.
+        ///
+        /// ```
+        /// use pdtree_harness::{Op, OpKind};
+        /// assert_eq!(Op::Stats.kind(), OpKind::Stats);
+        /// assert_eq!(OpKind::Stats.keyword(), "stats");
+        /// assert_eq!(OpKind::ALL.len(), OpKind::COUNT);
+        /// assert_eq!(OpKind::from_keyword(b"remove_subtree"), Some(OpKind::RemoveSubtree));
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[allow(missing_docs)]
+        pub enum OpKind {
+            $($variant,)*
+        }
+
+        impl OpKind {
+            /// Every kind, in [`Op`] declaration order (`ALL[k as usize] == k`).
+            pub const ALL: [OpKind; OpKind::COUNT] = [$(OpKind::$variant,)*];
+
+            /// The number of op kinds.
+            pub const COUNT: usize = [$(stringify!($variant),)*].len();
+
+            /// The script keyword.
+            pub fn keyword(self) -> &'static str {
+                match self {
+                    $(OpKind::$variant => $keyword,)*
+                }
+            }
+
+            /// The kind whose keyword is `word`.
+            pub fn from_keyword(word: &[u8]) -> Option<OpKind> {
+                match word {
+                    $(w if w == $keyword.as_bytes() => Some(OpKind::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// Whether the [`PseudoFs`](pdtree::PseudoFs) method behind this op takes
+            /// `&mut self`, i.e. whether it can change the tree's state (the `&self` ones
+            /// cannot, short of interior mutability).
+            pub fn may_mutate(self) -> bool {
+                match self {
+                    $(OpKind::$variant => $mutates,)*
+                }
+            }
+
+            /// The roles of this kind's fields, in script order.
+            pub fn roles(self) -> &'static [Role] {
+                match self {
+                    $(OpKind::$variant => &[$($(Role::$role),*)?],)*
+                }
+            }
+
+            /// An op of this kind with every field empty or zero (the parser fills it in
+            /// through [`Op::fields_mut`]).
+            pub fn blank(self) -> Op {
+                match self {
+                    $(OpKind::$variant => Op::$variant $({ $($field: Default::default()),* })?,)*
+                }
+            }
+        }
+
+        impl Op {
+            /// The kind of this op.
+            pub fn kind(&self) -> OpKind {
+                match self {
+                    $(Op::$variant { .. } => OpKind::$variant,)*
+                }
+            }
+
+            /// The fields in script order, each tagged with its [`Role`].
+            ///
+            /// ```
+            /// use pdtree_harness::{lang::op::Field, Op};
+            /// let op = Op::LookupAt { dir: 1, name: b"a".to_vec() };
+            /// assert_eq!(op.fields(), vec![Field::Ino(1), Field::Name(b"a")]);
+            /// ```
+            pub fn fields(&self) -> Vec<Field<'_>> {
+                match self {
+                    $(Op::$variant $({ $($field),* })? => vec![$($(Field::$role($field.as_field())),*)?],)*
+                }
+            }
+
+            /// The fields in script order, mutably, each tagged with its [`Role`].
+            pub fn fields_mut(&mut self) -> Vec<FieldMut<'_>> {
+                match self {
+                    $(Op::$variant $({ $($field),* })? => vec![$($(FieldMut::$role($field)),*)?],)*
+                }
+            }
+        }
+    };
+}
+
+/// A field value as [`Field`] holds it: byte strings and rows borrowed, numbers copied.
+trait AsField<'a> {
+    type Out;
+    fn as_field(&'a self) -> Self::Out;
+}
+
+impl<'a> AsField<'a> for Vec<u8> {
+    type Out = &'a [u8];
+    fn as_field(&'a self) -> &'a [u8] {
+        self
+    }
+}
+
+impl<'a> AsField<'a> for Vec<Row> {
+    type Out = &'a [Row];
+    fn as_field(&'a self) -> &'a [Row] {
+        self
+    }
+}
+
+impl AsField<'_> for u64 {
+    type Out = u64;
+    fn as_field(&self) -> u64 {
+        *self
+    }
+}
+
+impl AsField<'_> for usize {
+    type Out = usize;
+    fn as_field(&self) -> usize {
+        *self
+    }
+}
+
+impl AsField<'_> for u8 {
+    type Out = u8;
+    fn as_field(&self) -> u8 {
+        *self
+    }
+}
+
+op_table! {
+    /// `mkdir PATH` — create a directory.
+    Mkdir = "mkdir", mutates: true {
+        /// The new directory's path.
+        path: NewPath,
+    },
+    /// `create PATH CONTENT` — create a file with static content.
+    Create = "create", mutates: true {
+        /// The new file's path.
+        path: NewPath,
+        /// Its content.
+        content: Data,
+    },
+    /// `symlink PATH TARGET` — create a symlink.
+    Symlink = "symlink", mutates: true {
+        /// The new symlink's path.
+        path: NewPath,
+        /// Its target (never followed).
+        target: Data,
+    },
+    /// `listing PATH` — create a generated listing of its parent directory.
+    Listing = "listing", mutates: true {
+        /// The new listing's path.
+        path: NewPath,
+    },
+    /// `register DIR [f NAME CONTENT, d NAME, ...]` — register a sysctl-style table.
+    Register = "register", mutates: true {
+        /// The table's directory path (missing directories are made implicitly).
+        dir: NewPath,
+        /// The rows, in table order (possibly none: a mount point).
+        rows: Rows,
+    },
+    /// `unregister H` — unregister the header with this id.
+    Unregister = "unregister", mutates: true {
+        /// The header id as a number (as the tree numbered it: 1, 2, ...).
+        header: Header,
+    },
+    /// `stat PATH`.
+    Stat = "stat", mutates: false {
+        /// The path to describe.
+        path: Path,
+    },
+    /// `lookup_at DIR_INO NAME`.
+    LookupAt = "lookup_at", mutates: false {
+        /// The directory's inode number.
+        dir: Ino,
+        /// The child's name.
+        name: Name,
+    },
+    /// `readdir DIR_INO POS MAX` — one raw readdir page.
+    Readdir = "readdir", mutates: false {
+        /// The directory's inode number.
+        dir: Ino,
+        /// The first inode number wanted.
+        pos: Pos,
+        /// The page size.
+        max: PageSize,
+    },
+    /// `remove PATH`.
+    Remove = "remove", mutates: true {
+        /// The path to remove.
+        path: Path,
+    },
+    /// `remove_subtree PATH`.
+    RemoveSubtree = "remove_subtree", mutates: true {
+        /// The root of the subtree to remove.
+        path: Path,
+    },
+    /// `mark_permanent PATH`.
+    MarkPermanent = "mark_permanent", mutates: true {
+        /// The path to mark.
+        path: Path,
+    },
+    /// `open SLOT PATH` — open, storing the handle id in a handle slot.
+    Open = "open", mutates: true {
+        /// The handle slot to fill.
+        slot: Slot,
+        /// The path to open.
+        path: Path,
+    },
+    /// `read SLOT` — read through the handle in a slot.
+    Read = "read", mutates: true {
+        /// The handle slot.
+        slot: Slot,
+    },
+    /// `close SLOT` — close the handle in a slot (the slot keeps the closed id).
+    Close = "close", mutates: true {
+        /// The handle slot.
+        slot: Slot,
+    },
+    /// `stats`.
+    Stats = "stats", mutates: false,
+    /// `opendir SLOT PATH` — stat a path and point a cursor slot at it, position 0.
+    OpenDir = "opendir", mutates: false {
+        /// The cursor slot.
+        slot: Slot,
+        /// The directory's path.
+        path: Path,
+    },
+    /// `readpage SLOT MAX` — read a page at the cursor and advance it to `next_pos`.
+    ReadPage = "readpage", mutates: false {
+        /// The cursor slot.
+        slot: Slot,
+        /// The page size.
+        max: PageSize,
+    },
+    /// `seek SLOT POS` — set a cursor's position.
+    Seek = "seek", mutates: false {
+        /// The cursor slot.
+        slot: Slot,
+        /// The new position.
+        pos: Pos,
+    },
+    /// `rewind SLOT` — set a cursor's position to 0.
+    Rewind = "rewind", mutates: false {
+        /// The cursor slot.
+        slot: Slot,
+    },
+    /// `check` — run `check_invariants`.
+    Check = "check", mutates: false,
+    /// `dump` — the canonical dump.
+    Dump = "dump", mutates: false,
+}
+
+impl Op {
+    /// The script keyword of this operation.
+    ///
+    /// ```
+    /// assert_eq!(pdtree_harness::Op::Stats.keyword(), "stats");
+    /// ```
+    pub fn keyword(&self) -> &'static str {
+        self.kind().keyword()
+    }
+
+    /// This operation with every byte string expanded as a `repeat` template for iteration
+    /// `index` (see [`expand_template`]). Numbers and slots are not templated.
+    ///
+    /// ```
+    /// use pdtree_harness::Op;
+    /// let t = Op::Mkdir { path: b"/d{i}".to_vec() };
+    /// assert_eq!(t.expand(42), Op::Mkdir { path: b"/d42".to_vec() });
+    /// ```
+    pub fn expand(&self, index: u64) -> Op {
+        let x = |b: &[u8]| expand_template(b, index);
+        self.map_strings(&x, &x, &x)
+    }
+
+    /// This op with every byte string rewritten: paths by `path`, single names (row names,
+    /// `lookup_at` names) by `name`, file contents and symlink targets by `data`. Numbers
+    /// and slots stay.
+    ///
+    /// ```
+    /// use pdtree_harness::Op;
+    /// let op = Op::Create { path: b"/a".to_vec(), content: b"x".to_vec() };
+    /// let up = |b: &[u8]| b.to_ascii_uppercase();
+    /// let keep = |b: &[u8]| b.to_vec();
+    /// assert_eq!(
+    ///     op.map_strings(&up, &keep, &keep),
+    ///     Op::Create { path: b"/A".to_vec(), content: b"x".to_vec() },
+    /// );
+    /// ```
+    pub fn map_strings(
+        &self,
+        path: &dyn Fn(&[u8]) -> Vec<u8>,
+        name: &dyn Fn(&[u8]) -> Vec<u8>,
+        data: &dyn Fn(&[u8]) -> Vec<u8>,
+    ) -> Op {
+        let mut op = self.clone();
+        for field in op.fields_mut() {
+            match field {
+                FieldMut::Path(p) | FieldMut::NewPath(p) => *p = path(p),
+                FieldMut::Name(n) => *n = name(n),
+                FieldMut::Data(d) => *d = data(d),
+                FieldMut::Rows(rows) => {
+                    for r in rows.iter_mut() {
+                        r.name = name(&r.name);
+                        if let RowKind::File(c) = &mut r.kind {
+                            *c = data(c);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        op
+    }
+}
+
+/// Expands a `repeat` template byte string for iteration `index` (counting from 0).
+///
+/// Scanning left to right: `{i}` becomes the decimal `index`, `{{` becomes one `{`, and every
+/// other byte (a lone `{` or any `}` included) stays as it is. So a literal `{i}` inside a
+/// repeated op is written `{{i}`, and a string with no `{` is unchanged. Outside `repeat`,
+/// strings are never expanded.
+///
+/// ```
+/// use pdtree_harness::lang::op::expand_template;
+/// assert_eq!(expand_template(b"eth{i}", 12), b"eth12");
+/// assert_eq!(expand_template(b"{{i}={i}", 3), b"{i}=3");
+/// assert_eq!(expand_template(b"{x} }{", 3), b"{x} }{");
+/// ```
+pub fn expand_template(template: &[u8], index: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(template.len() + 8);
+    let mut i = 0;
+    while i < template.len() {
+        if template[i..].starts_with(b"{{") {
+            out.push(b'{');
+            i += 2;
+        } else if template[i..].starts_with(b"{i}") {
+            out.extend_from_slice(index.to_string().as_bytes());
+            i += 3;
+        } else {
+            out.push(template[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Prints the canonical script line of the op (no newline), e.g. `mkdir "/a"`: the keyword,
+/// then each field after one space.
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.keyword())?;
+        for field in self.fields() {
+            f.write_str(" ")?;
+            match field {
+                Field::Path(b) | Field::NewPath(b) | Field::Name(b) | Field::Data(b) => {
+                    f.write_str(&quote(b))?
+                }
+                Field::Rows(rows) => write_rows(f, rows)?,
+                Field::Ino(n) | Field::Pos(n) | Field::Header(n) => write!(f, "{n}")?,
+                Field::PageSize(n) => write!(f, "{n}")?,
+                Field::Slot(n) => write!(f, "{n}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `[f "name" "content", d "name"]`.
+fn write_rows(f: &mut fmt::Formatter<'_>, rows: &[Row]) -> fmt::Result {
+    f.write_str("[")?;
+    for (n, row) in rows.iter().enumerate() {
+        if n > 0 {
+            f.write_str(", ")?;
+        }
+        match &row.kind {
+            RowKind::File(c) => write!(f, "f {} {}", quote(&row.name), quote(c))?,
+            RowKind::Dir => write!(f, "d {}", quote(&row.name))?,
+        }
+    }
+    f.write_str("]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_index_their_table() {
+        for (i, k) in OpKind::ALL.into_iter().enumerate() {
+            assert_eq!(k as usize, i);
+            assert_eq!(k.blank().kind(), k);
+            assert_eq!(OpKind::from_keyword(k.keyword().as_bytes()), Some(k));
+            let roles: Vec<Role> = k.blank().fields().iter().map(Field::role).collect();
+            assert_eq!(roles, k.roles());
+        }
+    }
+}
