@@ -38,22 +38,20 @@
 
 mod path;
 
-use path::{check_name, escape, escape_into, split_path};
+use path::{check_name, escape, split_path};
 use pdtree::{
     DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, PseudoFs,
     ReadDirPage, Row, RowKind, Stat, Stats, ROOT_INO,
 };
-use smallvec::{smallvec, SmallVec};
 use std::fmt::Write;
 use std::sync::Arc;
 
 /// Arena index of the root directory; slot 0 is never freed.
 const ROOT: usize = 0;
 
-/// Bytes that never change once written: names and contents. Shared (`Arc`) so that a copy
-/// of the whole oracle, which the differential runner takes before every state-changing op
-/// to prove that a failed op changed nothing, copies no bytes and allocates nothing per entry
-/// (with `clone_from` into a big enough copy, nothing at all). Equality still compares the
+/// Bytes that never change once written: names and contents. Shared (`Arc`), so the copy of
+/// the whole oracle that the differential runner takes before every state-changing op (to
+/// prove that a failed op changed nothing) copies no bytes. Equality still compares the
 /// bytes.
 type Bytes = Arc<[u8]>;
 
@@ -103,8 +101,7 @@ struct Header {
     id: HeaderId,
     /// Inode numbers of the directories on the header's path, outermost first, root excluded.
     /// Empty when the header's directory is the root. Like the rows, fixed once registered
-    /// and shared (`Arc`), so the copy of the oracle before each state-changing op does not
-    /// allocate per header.
+    /// and shared (`Arc`), as [`Bytes`] are.
     path: Arc<[Ino]>,
     /// The rows, in table order.
     rows: Arc<[HeaderRow]>,
@@ -147,7 +144,7 @@ struct Handle {
 /// );
 /// assert!(o.check_invariants().is_ok());
 /// ```
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Oracle {
     limits: Limits,
     /// Every entry ever created; a slot becomes `None` when its entry is freed, and is never
@@ -160,43 +157,6 @@ pub struct Oracle {
     next_ino: Ino,
     next_header: HeaderId,
     next_handle: HandleId,
-}
-
-/// `clone_from` reuses the destination's vectors: the differential runner copies the oracle
-/// before every state-changing op into the same buffer, which then allocates nothing once it
-/// is big enough (names and contents are `Arc`s; their copies allocate nothing either).
-impl Clone for Oracle {
-    fn clone(&self) -> Oracle {
-        // Empty vectors (no allocation yet), every other field copied; `clone_from` fills them.
-        let mut copy = Oracle {
-            nodes: Vec::new(),
-            headers: Vec::new(),
-            handles: Vec::new(),
-            ..*self
-        };
-        copy.clone_from(self);
-        copy
-    }
-
-    fn clone_from(&mut self, source: &Oracle) {
-        // Destructured, so that a new field cannot be forgotten here.
-        let Oracle {
-            limits,
-            nodes,
-            headers,
-            handles,
-            next_ino,
-            next_header,
-            next_handle,
-        } = source;
-        self.limits = *limits;
-        self.nodes.clone_from(nodes);
-        self.headers.clone_from(headers);
-        self.handles.clone_from(handles);
-        self.next_ino = *next_ino;
-        self.next_header = *next_header;
-        self.next_handle = *next_handle;
-    }
 }
 
 impl Default for Oracle {
@@ -240,8 +200,6 @@ impl Oracle {
     }
 
     /// The children of directory `i`, walking its list (creation = ascending inode order).
-    /// An iterator over the list, not a copy of it: this walk runs for every path component
-    /// and every recount, and a vector per walk was most of the oracle's allocations.
     fn children(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         std::iter::successors(self.node(i).first_child, move |&c| {
             self.node(c).next_sibling
@@ -350,53 +308,29 @@ impl Oracle {
         self.nodes.iter().filter(|n| n.is_some()).count() as u64
     }
 
-    /// Number of reachable entries, root included, by walking the tree along its links: down
-    /// to a first child, else on to the next sibling, else back up through the parents until
-    /// one has a next sibling. Every entry is counted as it is entered. No stack: `stats` runs
-    /// before and after every op of a differential run, and this allocates nothing.
+    /// Number of reachable entries, root included, by walking the tree from the root.
     fn live_count(&self) -> u64 {
-        let mut count = 1u64;
-        let mut cur = ROOT;
-        loop {
-            if let Some(c) = self.node(cur).first_child {
-                cur = c;
-                count += 1;
-                continue;
-            }
-            loop {
-                if cur == ROOT {
-                    return count;
-                }
-                let n = self.node(cur);
-                if let Some(s) = n.next_sibling {
-                    cur = s;
-                    count += 1;
-                    break;
-                }
-                cur = n
-                    .parent
-                    .expect("pdtree-oracle bug: a linked entry has no parent");
-            }
+        let mut count = 0u64;
+        let mut stack = vec![ROOT];
+        while let Some(i) = stack.pop() {
+            count += 1;
+            stack.extend(self.children(i));
         }
+        count
     }
 
-    /// Appends the escaped path of live entry `i` to `out`, walking parent links up to the
-    /// root. `chain` is scratch space for the walk, so that a dump, which writes a path per
-    /// entry, reuses one vector and builds no string per name.
-    fn write_path(&self, out: &mut String, i: usize, chain: &mut Vec<usize>) {
-        chain.clear();
+    /// The escaped dump path of live entry `i`, walking parent links up to the root.
+    fn path_of(&self, i: usize) -> String {
+        let mut names = Vec::new();
         let mut cur = i;
         while let Some(p) = self.node(cur).parent {
-            chain.push(cur);
+            names.push(escape(&self.node(cur).name));
             cur = p;
         }
-        if chain.is_empty() {
-            out.push('/');
+        if names.is_empty() {
+            return "/".into();
         }
-        for &c in chain.iter().rev() {
-            out.push('/');
-            escape_into(out, &self.node(c).name);
-        }
+        names.iter().rev().map(|n| format!("/{n}")).collect()
     }
 
     // ----- path resolution (SEMANTICS §2) ---------------------------------------------------
@@ -525,10 +459,239 @@ impl Oracle {
         Ok(self.node(idx).ino)
     }
 
-    // ----- invariant helpers ---------------------------------------------------------------
+    // ----- invariant checks (SEMANTICS §8), each recomputed from the lists ---------------
 
-    fn violation(invariant: u8, detail: String) -> Result<(), InvariantViolation> {
+    fn violation<T>(invariant: u8, detail: String) -> Result<T, InvariantViolation> {
         Err(InvariantViolation { invariant, detail })
+    }
+
+    /// §8.1 and §8.3's "linked means not removed", walking from the root with a guard
+    /// against cycles (a corrupt list must not hang us). Returns the reachable slots.
+    fn check_links(&self) -> Result<Vec<bool>, InvariantViolation> {
+        let mut reachable = vec![false; self.nodes.len()];
+        let mut stack = vec![ROOT];
+        while let Some(i) = stack.pop() {
+            if !matches!(self.nodes.get(i), Some(Some(_))) {
+                return Oracle::violation(3, format!("slot {i} is linked but not allocated"));
+            }
+            if reachable[i] {
+                return Oracle::violation(1, format!("slot {i} is reachable twice"));
+            }
+            reachable[i] = true;
+            let n = self.node(i);
+            if n.removed {
+                return Oracle::violation(3, format!("ino {} is removed but reachable", n.ino));
+            }
+            if n.first_child.is_some() && !self.is_dir(i) {
+                return Oracle::violation(1, format!("ino {} has children, not a dir", n.ino));
+            }
+            stack.extend(self.check_child_list(i)?);
+        }
+        Ok(reachable)
+    }
+
+    /// §8.1 for one directory: children strictly ascending by inode (so the list cannot loop
+    /// back on itself), names unique, parent links right. Returns the children.
+    fn check_child_list(&self, i: usize) -> Result<Vec<usize>, InvariantViolation> {
+        let n = self.node(i);
+        let mut seen: Vec<usize> = Vec::new();
+        let mut cur = n.first_child;
+        while let Some(c) = cur {
+            if !matches!(self.nodes.get(c), Some(Some(_))) {
+                return Oracle::violation(1, format!("ino {}: broken child list", n.ino));
+            }
+            let cn = self.node(c);
+            if cn.parent != Some(i) {
+                return Oracle::violation(1, format!("ino {}: wrong parent link", cn.ino));
+            }
+            if let Some(&p) = seen.last() {
+                if self.node(p).ino >= cn.ino {
+                    let detail = format!("ino {}: children not ascending at {}", n.ino, cn.ino);
+                    return Oracle::violation(1, detail);
+                }
+            }
+            if seen.iter().any(|&s| self.node(s).name == cn.name) {
+                let detail = format!("ino {}: name {} twice", n.ino, escape(&cn.name));
+                return Oracle::violation(1, detail);
+            }
+            seen.push(c);
+            cur = cn.next_sibling;
+        }
+        Ok(seen)
+    }
+
+    /// §8.3 and §8.6: every allocated entry is reachable, or removed and held open; every
+    /// permanent entry is reachable; inode numbers are unique and already handed out.
+    fn check_allocation(&self, reachable: &[bool]) -> Result<(), InvariantViolation> {
+        let (mut live, mut held) = (0u64, 0u64);
+        for (i, slot) in self.nodes.iter().enumerate() {
+            let Some(n) = slot else { continue };
+            if n.ino >= self.next_ino {
+                return Oracle::violation(3, format!("ino {} not yet handed out", n.ino));
+            }
+            let twice = self.nodes[..i].iter().flatten().any(|m| m.ino == n.ino);
+            if twice {
+                return Oracle::violation(4, format!("ino {} allocated twice", n.ino));
+            }
+            let refs = self
+                .handles
+                .iter()
+                .filter(|h| h.node == i && h.took_ref)
+                .count() as u64;
+            if refs != n.open_refs {
+                let detail = format!(
+                    "ino {}: open_refs {} but {refs} handles",
+                    n.ino, n.open_refs
+                );
+                return Oracle::violation(3, detail);
+            }
+            if reachable[i] {
+                live += 1;
+                continue;
+            }
+            if n.permanent {
+                return Oracle::violation(6, format!("permanent ino {} unreachable", n.ino));
+            }
+            if !n.removed || n.open_refs == 0 {
+                return Oracle::violation(3, format!("ino {} leaked", n.ino));
+            }
+            held += 1;
+        }
+        if self.allocated() != live + held {
+            return Oracle::violation(3, "allocated != live + held open".into());
+        }
+        Ok(())
+    }
+
+    /// Handles: ascending ids below the counter, each on an allocated non-directory.
+    fn check_handles(&self) -> Result<(), InvariantViolation> {
+        for (k, h) in self.handles.iter().enumerate() {
+            if h.id >= self.next_handle || (k > 0 && self.handles[k - 1].id >= h.id) {
+                return Oracle::violation(3, format!("handle {} out of order", h.id));
+            }
+            if !matches!(self.nodes.get(h.node), Some(Some(n)) if !matches!(n.body, Body::Dir)) {
+                return Oracle::violation(3, format!("handle {} on a freed entry", h.id));
+            }
+        }
+        Ok(())
+    }
+
+    /// §8.5: each live header's path is a chain of live directories from the root, its rows
+    /// are live children of its final directory owned by it, and a mount point is empty.
+    /// (The refcounts themselves are recomputed from these headers, so they cannot drift.)
+    fn check_headers(&self) -> Result<(), InvariantViolation> {
+        for (k, h) in self.headers.iter().enumerate() {
+            if h.id >= self.next_header || (k > 0 && self.headers[k - 1].id >= h.id) {
+                return Oracle::violation(5, format!("header {} out of order", h.id));
+            }
+            let mut cur = ROOT;
+            for &ino in h.path.iter() {
+                match self.find_live(ino) {
+                    Some(d) if self.is_dir(d) && self.node(d).parent == Some(cur) => cur = d,
+                    _ => return Oracle::violation(5, format!("header {}: path broken", h.id)),
+                }
+            }
+            for r in h.rows.iter() {
+                let ok = matches!(self.find_live(r.ino), Some(i)
+                    if self.node(i).parent == Some(cur)
+                        && self.node(i).owner == Owner::Header(h.id)
+                        && self.node(i).name == r.name
+                        && self.is_dir(i) == r.is_dir);
+                if !ok {
+                    return Oracle::violation(5, format!("header {}: row lost", h.id));
+                }
+            }
+            if h.rows.is_empty() && self.children(cur).next().is_some() {
+                return Oracle::violation(5, format!("header {}: mount point not empty", h.id));
+            }
+        }
+        Ok(())
+    }
+
+    /// §8.5: an implicit directory exists only while some header holds it.
+    fn check_implicit(&self) -> Result<(), InvariantViolation> {
+        for (i, slot) in self.nodes.iter().enumerate() {
+            if let Some(n) = slot {
+                if n.owner == Owner::Implicit && self.hrefs(i) == 0 {
+                    return Oracle::violation(5, format!("implicit ino {} unheld", n.ino));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- register (SEMANTICS §4), checks then changes -----------------------------------
+
+    /// Register checks 2–4: the table on its own.
+    fn check_table(&self, table: &[Row]) -> Result<(), Errno> {
+        // 2. table size
+        if table.len() > self.limits.max_table_rows {
+            return Err(Errno::E2BIG);
+        }
+        // 3. each row in table order: name, then content
+        for row in table {
+            check_name(&row.name)?;
+            if let RowKind::File(c) = &row.kind {
+                if c.len() > self.limits.max_content {
+                    return Err(Errno::EFBIG);
+                }
+            }
+        }
+        // 4. a name twice in the table
+        for (i, row) in table.iter().enumerate() {
+            if table[..i].iter().any(|r| r.name == row.name) {
+                return Err(Errno::EEXIST);
+            }
+        }
+        Ok(())
+    }
+
+    /// Register checks 5–9 and the header counter, on the table's path. Returns the deepest
+    /// existing directory, the inodes of the existing directories on the path, and how many
+    /// leading components exist.
+    fn check_table_dir(
+        &self,
+        comps: &[&[u8]],
+        table: &[Row],
+    ) -> Result<(usize, Vec<Ino>, usize), Errno> {
+        // 5. resolve the existing prefix; an existing non-directory → ENOTDIR
+        let mut cur = ROOT;
+        let mut existing: Vec<Ino> = Vec::new();
+        for comp in comps {
+            match self.child_named(cur, comp) {
+                None => break,
+                Some(c) if !self.is_dir(c) => return Err(Errno::ENOTDIR),
+                Some(c) => {
+                    existing.push(self.node(c).ino);
+                    cur = c;
+                }
+            }
+        }
+        let missing = comps.len() - existing.len();
+        // 6. an implicit directory inside a mount point, or rows into one
+        if self.is_mount_point(cur) && (missing > 0 || !table.is_empty()) {
+            return Err(Errno::EROFS);
+        }
+        // 7. a row name already present in the final directory (only if it exists already)
+        if missing == 0
+            && table
+                .iter()
+                .any(|r| self.child_named(cur, &r.name).is_some())
+        {
+            return Err(Errno::EEXIST);
+        }
+        // 8. the entry limit, implicit directories plus rows
+        self.check_room((missing as u64).saturating_add(table.len() as u64))?;
+        // 9. an empty table (a mount point) whose final directory is not empty
+        if table.is_empty() && missing == 0 && self.children(cur).next().is_some() {
+            return Err(Errno::EINVAL);
+        }
+        // §3 counter limits: header ids stop below 2^64 - 2 (unreachable in practice).
+        if self.next_header >= u64::MAX - 1 {
+            return Err(Errno::ENOSPC);
+        }
+        let existing_len = existing.len();
+        Ok((cur, existing, existing_len))
     }
 }
 
@@ -594,66 +757,10 @@ impl PseudoFs for Oracle {
     fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
         // §4 register, check 1: dir_path syntax
         let comps = split_path(dir)?;
-        // 2. table size
-        if table.len() > self.limits.max_table_rows {
-            return Err(Errno::E2BIG);
-        }
-        // 3. each row in table order: name, then content
-        for row in table {
-            check_name(&row.name)?;
-            if let RowKind::File(c) = &row.kind {
-                if c.len() > self.limits.max_content {
-                    return Err(Errno::EFBIG);
-                }
-            }
-        }
-        // 4. a name twice in the table
-        for (i, row) in table.iter().enumerate() {
-            if table[..i].iter().any(|r| r.name == row.name) {
-                return Err(Errno::EEXIST);
-            }
-        }
-        // 5. resolve the existing prefix; an existing non-directory → ENOTDIR
-        let mut cur = ROOT;
-        let mut existing: Vec<Ino> = Vec::new();
-        let mut missing: &[&[u8]] = &[];
-        for (i, comp) in comps.iter().enumerate() {
-            match self.child_named(cur, comp) {
-                None => {
-                    missing = &comps[i..];
-                    break;
-                }
-                Some(c) if !self.is_dir(c) => return Err(Errno::ENOTDIR),
-                Some(c) => {
-                    existing.push(self.node(c).ino);
-                    cur = c;
-                }
-            }
-        }
-        // 6. an implicit directory inside a mount point, or rows into one
-        if self.is_mount_point(cur) && (!missing.is_empty() || !table.is_empty()) {
-            return Err(Errno::EROFS);
-        }
-        // 7. a row name already present in the final directory (only if it exists already)
-        if missing.is_empty()
-            && table
-                .iter()
-                .any(|r| self.child_named(cur, &r.name).is_some())
-        {
-            return Err(Errno::EEXIST);
-        }
-        // 8. the entry limit, implicit directories plus rows
-        self.check_room((missing.len() as u64).saturating_add(table.len() as u64))?;
-        // 9. an empty table (a mount point) whose final directory is not empty
-        if table.is_empty() && missing.is_empty() && self.children(cur).next().is_some() {
-            return Err(Errno::EINVAL);
-        }
-        // §3 counter limits: header ids stop below 2^64 - 2 (unreachable in practice).
+        self.check_table(table)?;
+        let (mut cur, existing, found) = self.check_table_dir(&comps, table)?;
+        let missing = &comps[found..];
         let id = self.next_header;
-        if id >= u64::MAX - 1 {
-            return Err(Errno::ENOSPC);
-        }
-        let next_header = id + 1;
 
         // All checks passed: create implicit directories outermost first, then rows.
         let mut path = existing;
@@ -680,7 +787,7 @@ impl PseudoFs for Oracle {
             path: path.into(),
             rows: rows.into(),
         });
-        self.next_header = next_header;
+        self.next_header = id + 1;
         Ok(id)
     }
 
@@ -910,166 +1017,16 @@ impl PseudoFs for Oracle {
     }
 
     fn check_invariants(&self) -> Result<(), InvariantViolation> {
-        // Reachability, with a guard against cycles (a corrupt list must not hang us). The
-        // marks and the stack are sized for the whole arena: on the call stack up to 512 and
-        // 256 slots, else one heap allocation each. This runs after every op of a
-        // differential run, on small trees, under AddressSanitizer in the fuzz build.
-        let mut reachable: SmallVec<[bool; 512]> = smallvec![false; self.nodes.len()];
-        let mut stack: SmallVec<[usize; 256]> = SmallVec::with_capacity(self.nodes.len());
-        stack.push(ROOT);
-        while let Some(i) = stack.pop() {
-            if !matches!(self.nodes.get(i), Some(Some(_))) {
-                return Oracle::violation(3, format!("slot {i} is linked but not allocated"));
-            }
-            if reachable[i] {
-                return Oracle::violation(1, format!("slot {i} is reachable twice"));
-            }
-            reachable[i] = true;
-            let n = self.node(i);
-            if n.removed {
-                return Oracle::violation(3, format!("ino {} is removed but reachable", n.ino));
-            }
-            if n.first_child.is_some() && !self.is_dir(i) {
-                return Oracle::violation(1, format!("ino {} has children, not a dir", n.ino));
-            }
-            // §8.1: children strictly ascending by inode, names unique, parent links right.
-            // Strictly ascending inodes also mean the list cannot loop back on itself.
-            let mut prev: Option<usize> = None;
-            let mut cur = n.first_child;
-            while let Some(c) = cur {
-                if !matches!(self.nodes.get(c), Some(Some(_))) {
-                    return Oracle::violation(1, format!("ino {}: broken child list", n.ino));
-                }
-                let cn = self.node(c);
-                if cn.parent != Some(i) {
-                    return Oracle::violation(1, format!("ino {}: wrong parent link", cn.ino));
-                }
-                if let Some(p) = prev {
-                    if self.node(p).ino >= cn.ino {
-                        return Oracle::violation(
-                            1,
-                            format!("ino {}: children not ascending at {}", n.ino, cn.ino),
-                        );
-                    }
-                }
-                // Every earlier sibling, by walking the list again from its head.
-                if self
-                    .children(i)
-                    .take_while(|&s| s != c)
-                    .any(|s| self.node(s).name == cn.name)
-                {
-                    return Oracle::violation(
-                        1,
-                        format!("ino {}: name {} twice", n.ino, escape(&cn.name)),
-                    );
-                }
-                stack.push(c);
-                prev = Some(c);
-                cur = cn.next_sibling;
-            }
-        }
-        // §8.3 and §8.6: every allocated entry is reachable, or removed and held open;
-        // every permanent entry is reachable; inode numbers are unique and already handed out.
-        let mut live = 0u64;
-        let mut held = 0u64;
-        for (i, slot) in self.nodes.iter().enumerate() {
-            let Some(n) = slot else { continue };
-            if n.ino >= self.next_ino {
-                return Oracle::violation(3, format!("ino {} not yet handed out", n.ino));
-            }
-            if self.nodes[..i]
-                .iter()
-                .any(|m| matches!(m, Some(m) if m.ino == n.ino))
-            {
-                return Oracle::violation(4, format!("ino {} allocated twice", n.ino));
-            }
-            let refs = self
-                .handles
-                .iter()
-                .filter(|h| h.node == i && h.took_ref)
-                .count() as u64;
-            if refs != n.open_refs {
-                return Oracle::violation(
-                    3,
-                    format!(
-                        "ino {}: open_refs {} but {refs} handles",
-                        n.ino, n.open_refs
-                    ),
-                );
-            }
-            if reachable[i] {
-                live += 1;
-            } else {
-                if n.permanent {
-                    return Oracle::violation(6, format!("permanent ino {} unreachable", n.ino));
-                }
-                if !n.removed || n.open_refs == 0 {
-                    return Oracle::violation(3, format!("ino {} leaked", n.ino));
-                }
-                held += 1;
-            }
-        }
-        if self.allocated() != live + held {
-            return Oracle::violation(3, "allocated != live + held open".into());
-        }
-        // Handles: ascending ids below the counter, each on an allocated non-directory.
-        for (k, h) in self.handles.iter().enumerate() {
-            if h.id >= self.next_handle || (k > 0 && self.handles[k - 1].id >= h.id) {
-                return Oracle::violation(3, format!("handle {} out of order", h.id));
-            }
-            if !matches!(self.nodes.get(h.node), Some(Some(n)) if !matches!(n.body, Body::Dir)) {
-                return Oracle::violation(3, format!("handle {} on a freed entry", h.id));
-            }
-        }
-        // §8.5: each live header's path is a chain of live directories from the root, its rows
-        // are live children of its final directory owned by it, and a mount point is empty.
-        // (The refcounts themselves are recomputed from these headers, so they cannot drift.)
-        for (k, h) in self.headers.iter().enumerate() {
-            if h.id >= self.next_header || (k > 0 && self.headers[k - 1].id >= h.id) {
-                return Oracle::violation(5, format!("header {} out of order", h.id));
-            }
-            let mut cur = ROOT;
-            for &ino in h.path.iter() {
-                match self.find_live(ino) {
-                    Some(d) if self.is_dir(d) && self.node(d).parent == Some(cur) => cur = d,
-                    _ => {
-                        return Oracle::violation(5, format!("header {}: path broken", h.id));
-                    }
-                }
-            }
-            for r in h.rows.iter() {
-                let ok = matches!(self.find_live(r.ino), Some(i)
-                    if self.node(i).parent == Some(cur)
-                        && self.node(i).owner == Owner::Header(h.id)
-                        && self.node(i).name == r.name
-                        && self.is_dir(i) == r.is_dir);
-                if !ok {
-                    return Oracle::violation(5, format!("header {}: row lost", h.id));
-                }
-            }
-            if h.rows.is_empty() && self.children(cur).next().is_some() {
-                return Oracle::violation(5, format!("header {}: mount point not empty", h.id));
-            }
-        }
-        // An implicit directory exists only while some header holds it.
-        for (i, slot) in self.nodes.iter().enumerate() {
-            if let Some(n) = slot {
-                if n.owner == Owner::Implicit && self.hrefs(i) == 0 {
-                    return Oracle::violation(5, format!("implicit ino {} unheld", n.ino));
-                }
-            }
-        }
-        Ok(())
+        let reachable = self.check_links()?;
+        self.check_allocation(&reachable)?;
+        self.check_handles()?;
+        self.check_headers()?;
+        self.check_implicit()
     }
 
     fn dump(&self) -> String {
-        // §9, byte for byte. `write!` into one string rather than a `format!` per line: the
-        // differential runner dumps the oracle at the end of every run. (Writing to a
-        // `String` cannot fail.) Room for about 96 bytes per line up front, so the string
-        // does not grow by doubling.
-        let lines = self.nodes.len() + self.headers.len() + self.handles.len() + 2;
-        let mut out = String::with_capacity(96 * lines);
-        let mut chain = Vec::new();
+        // §9, byte for byte, written into one string (writing to a `String` cannot fail).
+        let mut out = String::new();
         // Every reachable entry in pre-order, children ascending: an explicit stack, never
         // recursion (SEMANTICS §6, §9); a directory's children are pushed in reverse so the
         // smallest inode is popped first.
@@ -1079,11 +1036,10 @@ impl PseudoFs for Oracle {
             stack.extend(self.children(i));
             stack[mark..].reverse();
             let n = self.node(i);
-            out.push_str("entry ");
-            self.write_path(&mut out, i, &mut chain);
             let _ = write!(
                 out,
-                " {} ino={} nlink={} size={} owner={}",
+                "entry {} {} ino={} nlink={} size={} owner={}",
+                self.path_of(i),
                 n.body.kind().word(),
                 n.ino,
                 self.nlink(i),
@@ -1098,15 +1054,13 @@ impl PseudoFs for Oracle {
         for h in &self.headers {
             let _ = write!(out, "header {} dir=", h.id);
             match self.find_live(Oracle::header_dir(h)) {
-                Some(d) => self.write_path(&mut out, d, &mut chain),
+                Some(d) => out.push_str(&self.path_of(d)),
                 None => out.push('?'),
             }
             let _ = writeln!(out, " rows={}", h.rows.len());
             for r in h.rows.iter() {
                 let kind = if r.is_dir { "dir" } else { "file" };
-                let _ = write!(out, "row {} ", h.id);
-                escape_into(&mut out, &r.name);
-                let _ = writeln!(out, " {kind}");
+                let _ = writeln!(out, "row {} {} {kind}", h.id, escape(&r.name));
             }
         }
         for h in &self.handles {

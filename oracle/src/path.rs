@@ -49,13 +49,6 @@ pub(crate) fn split_path(path: &[u8]) -> Result<Vec<&[u8]>, Errno> {
 /// themselves, `\` as `\\`, every other byte as `\xHH` (lowercase hex).
 pub(crate) fn escape(name: &[u8]) -> String {
     let mut out = String::new();
-    escape_into(&mut out, name);
-    out
-}
-
-/// [`escape`], appended to `out` (the dump writes every path this way, without a string
-/// per name).
-pub(crate) fn escape_into(out: &mut String, name: &[u8]) {
     for &b in name {
         if b == b'\\' {
             out.push_str("\\\\");
@@ -66,6 +59,7 @@ pub(crate) fn escape_into(out: &mut String, name: &[u8]) {
             let _ = write!(out, "\\x{b:02x}");
         }
     }
+    out
 }
 
 #[cfg(test)]

@@ -81,6 +81,15 @@ pub(super) fn dump(tree: &Tree) -> String {
     // bigger dump grows as usual). Built as bytes (see `escape_into`), checked ASCII once.
     let lines = (tree.allocated as usize).saturating_add(tree.headers.len() + 2);
     let mut out: Vec<u8> = Vec::with_capacity(lines.saturating_mul(80).min(1 << 26));
+    push_entries(&mut out, tree);
+    push_headers(&mut out, tree);
+    push_handles(&mut out, tree);
+    push_counters(&mut out, tree);
+    into_string(out)
+}
+
+/// One `entry` line per reachable entry, in pre-order, children by inode.
+fn push_entries(out: &mut Vec<u8>, tree: &Tree) {
     // Pre-order without recursion: a stack of (slot, where its parent's path starts in `out`,
     // its length). A path is its parent's, already written on the parent's line, plus one
     // escaped name, so no path is built anywhere else. The stack is sized up front (it never
@@ -88,7 +97,6 @@ pub(super) fn dump(tree: &Tree) -> String {
     let mut stack = Vec::with_capacity(tree.live as usize);
     stack.push((ROOT_SLOT, 0usize, 0usize));
     while let Some((slot, parent_at, parent_len)) = stack.pop() {
-        let st = tree.stat_slot(slot);
         let e = tree.entry(slot);
         out.extend_from_slice(b"entry ");
         // The root's children see an empty parent path, not "/".
@@ -99,58 +107,70 @@ pub(super) fn dump(tree: &Tree) -> String {
             let at = out.len();
             out.extend_from_within(parent_at..parent_at + parent_len);
             out.push(b'/');
-            escape_into(&mut out, &e.name);
+            escape_into(out, &e.name);
             (at, out.len() - at)
         };
-        out.push(b' ');
-        out.extend_from_slice(st.kind.word().as_bytes());
-        out.extend_from_slice(b" ino=");
-        push_num(&mut out, st.ino);
-        out.extend_from_slice(b" nlink=");
-        push_num(&mut out, st.nlink);
-        out.extend_from_slice(b" size=");
-        push_num(&mut out, st.size);
-        out.extend_from_slice(b" owner=");
-        match st.owner {
-            Owner::Explicit => out.extend_from_slice(b"explicit"),
-            Owner::Implicit => out.extend_from_slice(b"implicit"),
-            Owner::Header(h) => {
-                out.extend_from_slice(b"header:");
-                push_num(&mut out, h);
-            }
-        }
-        if let Body::Dir(d) = &e.body {
-            out.extend_from_slice(b" hrefs=");
-            push_num(&mut out, d.hrefs);
-        }
-        out.extend_from_slice(if st.permanent {
-            b" perm=1 open="
-        } else {
-            b" perm=0 open="
-        });
-        push_num(&mut out, st.open_refs);
-        out.push(b'\n');
+        push_entry_fields(out, tree, slot);
         if let Body::Dir(d) = &e.body {
             let mark = stack.len();
             stack.extend(d.children.iter().map(|(_, s)| (s, at, len)));
             stack[mark..].reverse();
         }
     }
+}
+
+/// The rest of an `entry` line after the path: ` dir ino=… nlink=… … open=…\n`.
+fn push_entry_fields(out: &mut Vec<u8>, tree: &Tree, slot: u32) {
+    let st = tree.stat_slot(slot);
+    out.push(b' ');
+    out.extend_from_slice(st.kind.word().as_bytes());
+    for (word, n) in [
+        (&b" ino="[..], st.ino),
+        (b" nlink=", st.nlink),
+        (b" size=", st.size),
+    ] {
+        out.extend_from_slice(word);
+        push_num(out, n);
+    }
+    out.extend_from_slice(b" owner=");
+    match st.owner {
+        Owner::Explicit => out.extend_from_slice(b"explicit"),
+        Owner::Implicit => out.extend_from_slice(b"implicit"),
+        Owner::Header(h) => {
+            out.extend_from_slice(b"header:");
+            push_num(out, h);
+        }
+    }
+    if let Body::Dir(d) = &tree.entry(slot).body {
+        out.extend_from_slice(b" hrefs=");
+        push_num(out, d.hrefs);
+    }
+    out.extend_from_slice(if st.permanent {
+        b" perm=1 open="
+    } else {
+        b" perm=0 open="
+    });
+    push_num(out, st.open_refs);
+    out.push(b'\n');
+}
+
+/// One `header` line per live header, each followed by its `row` lines.
+fn push_headers(out: &mut Vec<u8>, tree: &Tree) {
     for (&id, h) in &tree.headers {
         out.extend_from_slice(b"header ");
-        push_num(&mut out, id);
+        push_num(out, id);
         out.extend_from_slice(b" dir=");
-        push_path(&mut out, tree, h.target);
+        push_path(out, tree, h.target);
         out.extend_from_slice(b" rows=");
-        push_num(&mut out, h.rows.len() as u64);
+        push_num(out, h.rows.len() as u64);
         out.push(b'\n');
         for &row in &h.rows {
             let e = tree.entry(row);
             debug_assert_eq!(e.owner(), Owner::Header(id));
             out.extend_from_slice(b"row ");
-            push_num(&mut out, id);
+            push_num(out, id);
             out.push(b' ');
-            escape_into(&mut out, &e.name);
+            escape_into(out, &e.name);
             out.extend_from_slice(if e.body.kind() == Kind::Dir {
                 b" dir\n"
             } else {
@@ -158,18 +178,26 @@ pub(super) fn dump(tree: &Tree) -> String {
             });
         }
     }
+}
+
+/// One `handle` line per open handle.
+fn push_handles(out: &mut Vec<u8>, tree: &Tree) {
     for (&id, h) in &tree.handles {
         let e = tree.entry(h.slot);
         out.extend_from_slice(b"handle ");
-        push_num(&mut out, id);
+        push_num(out, id);
         out.extend_from_slice(b" ino=");
-        push_num(&mut out, e.ino);
+        push_num(out, e.ino);
         out.extend_from_slice(if e.reachable() {
             b" removed=0\n"
         } else {
             b" removed=1\n"
         });
     }
+}
+
+/// The `next` and `stats` lines.
+fn push_counters(out: &mut Vec<u8>, tree: &Tree) {
     let s = crate::PseudoFs::stats(tree);
     for (word, n) in [
         (&b"next ino="[..], tree.next_ino),
@@ -181,10 +209,9 @@ pub(super) fn dump(tree: &Tree) -> String {
         (b" handles=", s.handles),
     ] {
         out.extend_from_slice(word);
-        push_num(&mut out, n);
+        push_num(out, n);
     }
     out.push(b'\n');
-    into_string(out)
 }
 
 #[cfg(test)]

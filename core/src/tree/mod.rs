@@ -142,6 +142,16 @@ fn ino_hash(ino: Ino) -> u64 {
 }
 
 /// A creation request after its own checks (content sizes) passed.
+/// A registration that passed every check: what exists, what to create.
+struct RegisterPlan<'p> {
+    /// The directories of the table's path that exist, outermost first.
+    existing: Vec<Slot>,
+    /// The deepest of them (the root if none).
+    target: Slot,
+    /// The components still to create below `target`, as implicit directories.
+    missing: Vec<&'p [u8]>,
+}
+
 enum NewBody<'a> {
     Dir,
     File(&'a [u8]),
@@ -494,6 +504,124 @@ impl Tree {
             Body::Dir(_) => unreachable!("directories cannot be opened"),
         }
     }
+    /// Whether `remove` or `remove_subtree` may take this entry, on its own account: not
+    /// permanent, not a table row, not a directory a header holds (`EBUSY`). Returns the
+    /// directory, for the caller's own check of its children.
+    fn removable(&self, slot: Slot) -> Result<Option<&Dir>, Errno> {
+        let e = self.entry(slot);
+        if e.permanent() || matches!(e.owner(), Owner::Header(_)) {
+            return Err(Errno::EBUSY);
+        }
+        match &e.body {
+            Body::Dir(d) if d.hrefs > 0 => Err(Errno::EBUSY),
+            Body::Dir(d) => Ok(Some(d)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Every check of `register`, in SPEC order, with `&self`: the plan it returns can be
+    /// applied without failing, so a failed registration changes nothing.
+    fn plan_register<'p>(
+        &self,
+        components: &[&'p [u8]],
+        table: &[Row],
+    ) -> Result<RegisterPlan<'p>, Errno> {
+        self.check_table(table)?;
+        let (existing, first_missing) = self.resolve_prefix(components)?;
+        let target = existing.last().copied().unwrap_or(ROOT_SLOT);
+        let missing = &components[first_missing..];
+        let target_dir = self.dir(target).expect("resolved prefix is a directory");
+        if (!missing.is_empty() || !table.is_empty()) && target_dir.mounts > 0 {
+            return Err(Errno::EROFS);
+        }
+        if missing.is_empty() && table.iter().any(|r| self.child(target, &r.name).is_some()) {
+            return Err(Errno::EEXIST);
+        }
+        self.check_room(missing.len() as u64 + table.len() as u64)?;
+        if table.is_empty() && missing.is_empty() && !target_dir.children.is_empty() {
+            return Err(Errno::EINVAL);
+        }
+        if self.next_header >= HEADER_ID_LIMIT {
+            // 2^64 - 3 registrations in: the owner word has no room for more ids.
+            return Err(Errno::ENOSPC);
+        }
+        Ok(RegisterPlan {
+            existing,
+            target,
+            missing: missing.to_vec(),
+        })
+    }
+
+    /// The table on its own: row count, names, content sizes, no name twice.
+    fn check_table(&self, table: &[Row]) -> Result<(), Errno> {
+        if table.len() > self.limits.max_table_rows {
+            return Err(Errno::E2BIG);
+        }
+        for row in table {
+            validate_name(&row.name)?;
+            if let RowKind::File(c) = &row.kind {
+                if c.len() > self.limits.max_content {
+                    return Err(Errno::EFBIG);
+                }
+            }
+        }
+        let mut names: Vec<&[u8]> = table.iter().map(|r| &r.name[..]).collect();
+        names.sort_unstable();
+        if names.windows(2).any(|w| w[0] == w[1]) {
+            return Err(Errno::EEXIST);
+        }
+        Ok(())
+    }
+
+    /// The directories of the longest existing prefix of `components`, and the index of the
+    /// first missing component (`ENOTDIR` if the prefix meets a non-directory).
+    fn resolve_prefix(&self, components: &[&[u8]]) -> Result<(Vec<Slot>, usize), Errno> {
+        let mut cur = ROOT_SLOT;
+        let mut existing = Vec::with_capacity(components.len());
+        for (i, name) in components.iter().enumerate() {
+            match self.child(cur, name) {
+                Some(s) if self.dir(s).is_some() => {
+                    existing.push(s);
+                    cur = s;
+                }
+                Some(_) => return Err(Errno::ENOTDIR),
+                None => return Ok((existing, i)),
+            }
+        }
+        Ok((existing, components.len()))
+    }
+
+    /// Carries out a checked registration: nothing here can fail.
+    fn apply_register(&mut self, plan: RegisterPlan<'_>, table: &[Row]) -> HeaderId {
+        let id = self.next_header;
+        self.next_header = id + 1;
+        let mut dirs = plan.existing;
+        let mut cur = plan.target;
+        for name in plan.missing {
+            cur = self.insert(cur, name, Owner::Implicit, NewBody::Dir);
+            dirs.push(cur);
+        }
+        let rows = table
+            .iter()
+            .map(|r| {
+                let body = match &r.kind {
+                    RowKind::File(c) => NewBody::File(c),
+                    RowKind::Dir => NewBody::Dir,
+                };
+                self.insert(cur, &r.name, Owner::Header(id), body)
+            })
+            .collect();
+        for &d in &dirs {
+            self.dir_mut(d).hrefs += 1;
+        }
+        if table.is_empty() {
+            self.dir_mut(cur).mounts += 1;
+        }
+        let target = cur;
+        self.headers.insert(id, Header { dirs, target, rows });
+        id
+    }
+
     /// [`PseudoFs::readdir`] without allocating: calls `f(name, ino, kind)` for each of up to
     /// `max` children of `dir` with inode `>= pos`, ascending, and returns `next_pos` (the last
     /// visited inode + 1, or `pos` when nothing was visited). The same checks and errors as
@@ -583,89 +711,9 @@ impl PseudoFs for Tree {
 
     fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
         let path = Path::parse(dir)?;
-        if table.len() > self.limits.max_table_rows {
-            return Err(Errno::E2BIG);
-        }
-        for row in table {
-            validate_name(&row.name)?;
-            if let RowKind::File(c) = &row.kind {
-                if c.len() > self.limits.max_content {
-                    return Err(Errno::EFBIG);
-                }
-            }
-        }
-        let mut names: Vec<&[u8]> = table.iter().map(|r| &r.name[..]).collect();
-        names.sort_unstable();
-        if names.windows(2).any(|w| w[0] == w[1]) {
-            return Err(Errno::EEXIST);
-        }
-        // Resolve the existing prefix; `missing` are the components to create.
         let components: Vec<&[u8]> = path.components().collect();
-        let mut cur = ROOT_SLOT;
-        let mut existing = Vec::with_capacity(components.len());
-        let mut first_missing = components.len();
-        for (i, name) in components.iter().enumerate() {
-            match self.child(cur, name) {
-                Some(s) if self.dir(s).is_some() => {
-                    existing.push(s);
-                    cur = s;
-                }
-                Some(_) => return Err(Errno::ENOTDIR),
-                None => {
-                    first_missing = i;
-                    break;
-                }
-            }
-        }
-        let missing = &components[first_missing..];
-        let cur_dir = self.dir(cur).expect("resolved prefix is a directory");
-        if (!missing.is_empty() || !table.is_empty()) && cur_dir.mounts > 0 {
-            return Err(Errno::EROFS);
-        }
-        if missing.is_empty() && table.iter().any(|r| self.child(cur, &r.name).is_some()) {
-            return Err(Errno::EEXIST);
-        }
-        self.check_room(missing.len() as u64 + table.len() as u64)?;
-        if table.is_empty() && missing.is_empty() && !cur_dir.children.is_empty() {
-            return Err(Errno::EINVAL);
-        }
-        let id = self.next_header;
-        if id >= HEADER_ID_LIMIT {
-            // 2^64 - 3 registrations in: the owner word has no room for more ids.
-            return Err(Errno::ENOSPC);
-        }
-        self.next_header = id + 1;
-        // Everything is checked: from here on nothing can fail.
-        let mut dirs = existing;
-        for name in missing {
-            cur = self.insert(cur, name, Owner::Implicit, NewBody::Dir);
-            dirs.push(cur);
-        }
-        let rows = table
-            .iter()
-            .map(|r| {
-                let body = match &r.kind {
-                    RowKind::File(c) => NewBody::File(c),
-                    RowKind::Dir => NewBody::Dir,
-                };
-                self.insert(cur, &r.name, Owner::Header(id), body)
-            })
-            .collect();
-        for &d in &dirs {
-            self.dir_mut(d).hrefs += 1;
-        }
-        if table.is_empty() {
-            self.dir_mut(cur).mounts += 1;
-        }
-        self.headers.insert(
-            id,
-            Header {
-                dirs,
-                target: cur,
-                rows,
-            },
-        );
-        Ok(id)
+        let plan = self.plan_register(&components, table)?;
+        Ok(self.apply_register(plan, table))
     }
 
     fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
@@ -713,25 +761,14 @@ impl PseudoFs for Tree {
     }
 
     fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
-        if max == 0 || max > self.limits.max_readdir {
-            return Err(Errno::EINVAL);
-        }
-        let d = self.slot_of_ino(dir).ok_or(Errno::ENOENT)?;
-        let d = self.dir(d).ok_or(Errno::ENOTDIR)?;
-        let entries: Vec<DirEntry> = d
-            .children
-            .iter_from(pos)
-            .take(max)
-            .map(|(ino, s)| {
-                let e = self.entry(s);
-                DirEntry {
-                    name: e.name.to_vec(),
-                    ino,
-                    kind: e.body.kind(),
-                }
+        let mut entries = Vec::new();
+        let next_pos = self.readdir_each(dir, pos, max, |name, ino, kind| {
+            entries.push(DirEntry {
+                name: name.to_vec(),
+                ino,
+                kind,
             })
-            .collect();
-        let next_pos = entries.last().map_or(pos, |e| e.ino + 1);
+        })?;
         Ok(ReadDirPage { entries, next_pos })
     }
 
@@ -740,17 +777,11 @@ impl PseudoFs for Tree {
         if slot == ROOT_SLOT {
             return Err(Errno::EBUSY);
         }
-        let e = self.entry(slot);
-        if e.permanent() || matches!(e.owner(), Owner::Header(_)) {
-            return Err(Errno::EBUSY);
-        }
-        if let Body::Dir(d) = &e.body {
-            if d.hrefs > 0 {
-                return Err(Errno::EBUSY);
-            }
-            if !d.children.is_empty() {
-                return Err(Errno::ENOTEMPTY);
-            }
+        if self
+            .removable(slot)?
+            .is_some_and(|d| !d.children.is_empty())
+        {
+            return Err(Errno::ENOTEMPTY);
         }
         self.unlink(slot);
         Ok(())
@@ -765,14 +796,7 @@ impl PseudoFs for Tree {
         let mut subtree = vec![top];
         let mut i = 0;
         while i < subtree.len() {
-            let e = self.entry(subtree[i]);
-            if e.permanent() || matches!(e.owner(), Owner::Header(_)) {
-                return Err(Errno::EBUSY);
-            }
-            if let Body::Dir(d) = &e.body {
-                if d.hrefs > 0 {
-                    return Err(Errno::EBUSY);
-                }
+            if let Some(d) = self.removable(subtree[i])? {
                 subtree.extend(d.children.iter().map(|(_, s)| s));
             }
             i += 1;

@@ -76,8 +76,7 @@ pub struct DiffRunner<A: PseudoFs, B: PseudoFs = Oracle> {
     index: usize,
     /// A dump of A known to describe its current state (after a proven no-op).
     clean_dump_a: Option<String>,
-    /// B as it was before the current state-changing op (stale after any other op). Kept
-    /// between ops and refilled with `clone_from`, so the copy reuses its buffers.
+    /// B as it was before the current state-changing op (stale after any other op).
     b_before: B,
     scans: Scans,
     summary: RunSummary,
