@@ -1,148 +1,292 @@
-//! Model-based state-machine test: random op sequences run on core (`pdtree::Tree`) and the
-//! naive oracle side by side, with proptest shrinking any failure to a short sequence.
+//! A proptest state machine (`proptest-state-machine`): the oracle is the reference machine,
+//! and the system under test is a [`DiffRunner`] over core and its own oracle, so every
+//! transition gets the differential runner's full check (outcomes, invariants and counters of
+//! both sides, atomicity of failed ops, the readdir guarantee for open cursors, final dumps)
+//! and shrinking keeps that check.
 //!
-//! This is an engine independent of the harness's own byte generator: its own [`Strategy`]
-//! for [`Op`]s draws names from a tiny pool (`a`, `b`, `c`, with an occasional bad one) so
-//! creations, lookups and removals collide all the time, and uses small limits so `ENOSPC`,
-//! `EFBIG`, `E2BIG` and readdir paging are reached. After every op the two outcomes must be
-//! equal and both trees must pass `check_invariants`; at the end the dumps must be equal.
+//! Transitions are generated from the reference state: paths the oracle holds, inode numbers
+//! it handed out, headers it registered, plus new paths under known directories and a few
+//! malformed ones, with small limits so `ENOSPC`, `EFBIG`, `E2BIG` and readdir paging are
+//! reached. This engine draws its ops independently of the harness's byte generator.
 //!
 //! Failing cases are persisted to `harness/proptest-regressions/proptest_model.txt` and
 //! replayed first on every later run. Run alone with
 //! `cargo test -p pdtree-harness --test proptest_model`; `PROPTEST_CASES=5000` runs more.
 
-use pdtree::{Limits, PseudoFs, Row, RowKind, Tree};
+use std::cell::Cell;
+use std::marker::PhantomData;
+
+use pdtree::{read_all, Ino, Kind, Limits, PseudoFs, Row, RowKind, Tree, ROOT_INO};
 use pdtree_harness::check::faults::{Fault, Faulty};
-use pdtree_harness::{Op, Runner};
+use pdtree_harness::{DiffRunner, Op, Outcome, Runner};
 use pdtree_oracle::Oracle;
 use proptest::prelude::*;
 use proptest::test_runner::{
-    Config, FileFailurePersistence, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner,
+    Config, FileFailurePersistence, RngAlgorithm, RngSeed, TestError, TestRng, TestRunner,
 };
+use proptest_state_machine::{prop_state_machine, ReferenceStateMachine, StateMachineTest};
 
-/// The longest op sequence generated.
+/// The longest transition sequence generated.
 const MAX_OPS: usize = 60;
 
-fn name() -> impl Strategy<Value = Vec<u8>> {
+/// Known paths and inodes kept for generation (a bound, so generation stays cheap).
+const MAX_KNOWN: usize = 48;
+
+/// The reference: the oracle, and what the next transitions are drawn from.
+#[derive(Clone, Debug)]
+struct Reference {
+    limits: Limits,
+    oracle: Runner<Oracle>,
+    /// The outcome of the last transition (the system under test must agree).
+    last: Option<Outcome>,
+    /// Paths of directories and of other entries the oracle holds now.
+    dirs: Vec<Vec<u8>>,
+    files: Vec<Vec<u8>>,
+    /// Inode numbers the oracle holds now.
+    inos: Vec<Ino>,
+    /// Every header id it returned.
+    headers: Vec<u64>,
+}
+
+impl Reference {
+    fn new(limits: Limits) -> Reference {
+        let mut r = Reference {
+            limits,
+            oracle: Runner::new(limits),
+            last: None,
+            dirs: Vec::new(),
+            files: Vec::new(),
+            inos: Vec::new(),
+            headers: Vec::new(),
+        };
+        r.learn();
+        r
+    }
+
+    /// Re-reads the paths and inodes from the oracle, breadth first, up to [`MAX_KNOWN`].
+    fn learn(&mut self) {
+        let tree = self.oracle.tree();
+        let (mut dirs, mut files) = (vec![(b"/".to_vec(), ROOT_INO)], Vec::new());
+        let mut next = 0;
+        while next < dirs.len() && dirs.len() + files.len() < MAX_KNOWN {
+            let (path, ino) = dirs[next].clone();
+            next += 1;
+            for e in read_all(tree, ino, self.limits.max_readdir.max(1)).unwrap_or_default() {
+                let mut p = if path == b"/" {
+                    Vec::new()
+                } else {
+                    path.clone()
+                };
+                p.push(b'/');
+                p.extend_from_slice(&e.name);
+                let list = if e.kind == Kind::Dir {
+                    &mut dirs
+                } else {
+                    &mut files
+                };
+                list.push((p, e.ino));
+            }
+        }
+        self.inos = dirs.iter().chain(&files).map(|d| d.1).collect();
+        self.dirs = dirs.into_iter().map(|d| d.0).collect();
+        self.files = files.into_iter().map(|f| f.0).collect();
+    }
+}
+
+fn name() -> BoxedStrategy<Vec<u8>> {
     prop_oneof![
         24 => prop::sample::select(vec!["a", "b", "c"]).prop_map(|s| s.as_bytes().to_vec()),
         1 => prop::sample::select(vec!["", ".", "..", "x/y", "n\0", "\u{e9}"])
             .prop_map(|s| s.as_bytes().to_vec()),
         1 => Just(vec![b'z'; 256]),
     ]
+    .boxed()
 }
 
-fn path() -> impl Strategy<Value = Vec<u8>> {
-    // Mostly one or two components, so the same few entries are hit again and again.
-    let comps = prop_oneof![
-        1 => prop::collection::vec(name(), 0..=0),
-        5 => prop::collection::vec(name(), 1..=1),
-        4 => prop::collection::vec(name(), 2..=2),
-        1 => prop::collection::vec(name(), 3..=3),
-    ];
-    (any::<bool>(), comps, 0u8..30).prop_map(|(slash, comps, odd)| {
-        let mut p = Vec::new();
-        if slash {
-            p.push(b'/');
-        }
-        p.extend(comps.join(&b'/'));
-        if odd == 0 {
-            p.push(b'/'); // a trailing slash: an empty last component
-        }
+/// A path not drawn from the state: 0–3 pool names, optional leading and trailing `/`.
+fn any_path() -> BoxedStrategy<Vec<u8>> {
+    (any::<bool>(), prop::collection::vec(name(), 0..=3), 0u8..30)
+        .prop_map(|(slash, comps, odd)| {
+            let mut p = if slash { b"/".to_vec() } else { Vec::new() };
+            p.extend(comps.join(&b'/'));
+            if odd == 0 {
+                p.push(b'/');
+            }
+            p
+        })
+        .boxed()
+}
+
+/// A path for a creation: mostly a known directory plus a pool name.
+fn new_path(s: &Reference) -> BoxedStrategy<Vec<u8>> {
+    let under = (prop::sample::select(s.dirs.clone()), name()).prop_map(|(d, n)| {
+        let mut p = if d == b"/" { Vec::new() } else { d };
+        p.push(b'/');
+        p.extend(n);
         p
-    })
+    });
+    prop_oneof![6 => under, 1 => any_path()].boxed()
 }
 
-fn content() -> impl Strategy<Value = Vec<u8>> {
+/// A path that probably exists.
+fn existing_path(s: &Reference) -> BoxedStrategy<Vec<u8>> {
+    let known: Vec<Vec<u8>> = s.files.iter().chain(&s.dirs).cloned().collect();
+    prop_oneof![6 => prop::sample::select(known), 1 => new_path(s)].boxed()
+}
+
+fn ino(s: &Reference) -> BoxedStrategy<Ino> {
+    prop_oneof![4 => prop::sample::select(s.inos.clone()), 1 => 0u64..14].boxed()
+}
+
+fn header(s: &Reference) -> BoxedStrategy<u64> {
+    let mut known = s.headers.clone();
+    known.push(0);
+    prop_oneof![4 => prop::sample::select(known), 1 => 1u64..6].boxed()
+}
+
+fn content() -> BoxedStrategy<Vec<u8>> {
     prop::sample::select(vec!["", "x", "1\n", "eth0\n", "0123456789abcdef"])
         .prop_map(|s| s.as_bytes().to_vec())
+        .boxed()
 }
 
-fn row() -> impl Strategy<Value = Row> {
-    (name(), prop::option::weighted(0.7, content())).prop_map(|(name, c)| Row {
+fn rows() -> BoxedStrategy<Vec<Row>> {
+    let row = (name(), prop::option::weighted(0.7, content())).prop_map(|(name, c)| Row {
         name,
         kind: c.map_or(RowKind::Dir, RowKind::File),
-    })
+    });
+    prop::collection::vec(row, 0..=4).boxed()
 }
 
-fn slot() -> impl Strategy<Value = u8> {
-    0u8..2
+fn page() -> BoxedStrategy<usize> {
+    prop_oneof![1 => Just(0usize), 8 => 1usize..3, 1 => 3usize..6].boxed()
 }
 
-/// One op; every variant is reachable, the common mutations weighted up.
-fn op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        8 => path().prop_map(|path| Op::Mkdir { path }),
-        6 => (path(), content()).prop_map(|(path, content)| Op::Create { path, content }),
-        2 => (path(), content()).prop_map(|(path, target)| Op::Symlink { path, target }),
-        3 => path().prop_map(|path| Op::Listing { path }),
-        5 => (path(), prop::collection::vec(row(), 0..=4))
-            .prop_map(|(dir, rows)| Op::Register { dir, rows }),
-        3 => (1u64..6).prop_map(|header| Op::Unregister { header }),
-        2 => path().prop_map(|path| Op::Stat { path }),
-        2 => (0u64..14, name()).prop_map(|(dir, name)| Op::LookupAt { dir, name }),
-        2 => (0u64..14, 0u64..16, 0usize..6)
-            .prop_map(|(dir, pos, max)| Op::Readdir { dir, pos, max }),
-        5 => path().prop_map(|path| Op::Remove { path }),
-        6 => path().prop_map(|path| Op::RemoveSubtree { path }),
-        4 => path().prop_map(|path| Op::MarkPermanent { path }),
-        4 => (slot(), path()).prop_map(|(slot, path)| Op::Open { slot, path }),
-        6 => slot().prop_map(|slot| Op::Read { slot }),
-        2 => slot().prop_map(|slot| Op::Close { slot }),
-        1 => Just(Op::Stats),
-        3 => (slot(), path()).prop_map(|(slot, path)| Op::OpenDir { slot, path }),
-        6 => (slot(), prop_oneof![1 => Just(0usize), 8 => 1usize..3, 1 => 3usize..6])
-            .prop_map(|(slot, max)| Op::ReadPage { slot, max }),
-        1 => (slot(), 0u64..16).prop_map(|(slot, pos)| Op::Seek { slot, pos }),
-        1 => slot().prop_map(|slot| Op::Rewind { slot }),
-        1 => Just(Op::Dump),
-    ]
+fn slot() -> BoxedStrategy<u8> {
+    (0u8..2).boxed()
 }
 
-fn limits() -> impl Strategy<Value = Limits> {
-    prop_oneof![
-        Just(Limits {
+impl ReferenceStateMachine for Reference {
+    type State = Reference;
+    type Transition = Op;
+
+    fn init_state() -> BoxedStrategy<Reference> {
+        let tiny = Limits {
             max_entries: 24,
             max_content: 8,
             max_table_rows: 3,
-            max_readdir: 4
-        }),
+            max_readdir: 4,
+        };
         // max_readdir stays >= 64 here: Faulty's RemoveSubtreePartial reads children in pages
         // of 64 and is inert (EINVAL swallowed) under a smaller max_readdir.
-        Just(Limits {
+        let roomy = Limits {
             max_entries: 1_000,
             max_content: 64,
             max_table_rows: 16,
-            max_readdir: 64
-        }),
-    ]
-}
+            max_readdir: 64,
+        };
+        prop_oneof![Just(tiny), Just(roomy)]
+            .prop_map(Reference::new)
+            .boxed()
+    }
 
-fn case() -> impl Strategy<Value = (Limits, Vec<Op>)> {
-    (limits(), prop::collection::vec(op(), 1..=MAX_OPS))
-}
+    /// Every op kind but `check` (the runner checks invariants after every op anyway), the
+    /// common mutations weighted up.
+    fn transitions(s: &Reference) -> BoxedStrategy<Op> {
+        prop_oneof![
+            8 => new_path(s).prop_map(|path| Op::Mkdir { path }),
+            6 => (new_path(s), content()).prop_map(|(path, content)| Op::Create { path, content }),
+            2 => (new_path(s), content()).prop_map(|(path, target)| Op::Symlink { path, target }),
+            3 => new_path(s).prop_map(|path| Op::Listing { path }),
+            5 => (new_path(s), rows()).prop_map(|(dir, rows)| Op::Register { dir, rows }),
+            3 => header(s).prop_map(|header| Op::Unregister { header }),
+            2 => existing_path(s).prop_map(|path| Op::Stat { path }),
+            2 => (ino(s), name()).prop_map(|(dir, name)| Op::LookupAt { dir, name }),
+            2 => (ino(s), 0u64..16, page()).prop_map(|(dir, pos, max)| Op::Readdir { dir, pos, max }),
+            5 => existing_path(s).prop_map(|path| Op::Remove { path }),
+            6 => existing_path(s).prop_map(|path| Op::RemoveSubtree { path }),
+            4 => existing_path(s).prop_map(|path| Op::MarkPermanent { path }),
+            4 => (slot(), existing_path(s)).prop_map(|(slot, path)| Op::Open { slot, path }),
+            6 => slot().prop_map(|slot| Op::Read { slot }),
+            2 => slot().prop_map(|slot| Op::Close { slot }),
+            1 => Just(Op::Stats),
+            3 => (slot(), existing_path(s)).prop_map(|(slot, path)| Op::OpenDir { slot, path }),
+            6 => (slot(), page()).prop_map(|(slot, max)| Op::ReadPage { slot, max }),
+            1 => (slot(), 0u64..16).prop_map(|(slot, pos)| Op::Seek { slot, pos }),
+            1 => slot().prop_map(|slot| Op::Rewind { slot }),
+            1 => Just(Op::Dump),
+        ]
+        .boxed()
+    }
 
-/// Runs `ops` on `a` and the oracle; the first difference is the error.
-fn diff<A: PseudoFs>(limits: Limits, ops: &[Op], a: A) -> Result<(), TestCaseError> {
-    let mut a = Runner::from_tree(a);
-    let mut b: Runner<Oracle> = Runner::new(limits);
-    for (i, op) in ops.iter().enumerate() {
-        let (x, y) = (a.apply(op), b.apply(op));
-        prop_assert_eq!(&x, &y, "op #{} `{}`: outcomes differ", i, op);
-        if let Err(v) = a.tree().check_invariants() {
-            return Err(TestCaseError::fail(format!(
-                "op #{i} `{op}`: tree invariant {v}"
-            )));
+    fn apply(mut s: Reference, op: &Op) -> Reference {
+        let out = s.oracle.apply(op);
+        if let Outcome::Header(h) = out {
+            s.headers.push(h);
         }
-        if let Err(v) = b.tree().check_invariants() {
-            return Err(TestCaseError::fail(format!(
-                "op #{i} `{op}`: oracle invariant {v}"
-            )));
+        s.last = Some(out);
+        s.learn();
+        s
+    }
+}
+
+thread_local! {
+    /// The bug [`PlantedUnderTest`] plants (each test thread sets its own).
+    static PLANTED: Cell<Fault> = const { Cell::new(Fault::ReaddirResumesByIndex) };
+}
+
+/// How to make the tree under test.
+trait Subject {
+    type Tree: PseudoFs;
+    fn make(limits: Limits) -> Self::Tree;
+}
+
+/// Core itself.
+struct Core;
+impl Subject for Core {
+    type Tree = Tree;
+    fn make(limits: Limits) -> Tree {
+        Tree::with_limits(limits)
+    }
+}
+
+/// Core with the thread's planted bug.
+struct Planted;
+impl Subject for Planted {
+    type Tree = Faulty<Tree>;
+    fn make(limits: Limits) -> Faulty<Tree> {
+        Faulty::new(Tree::with_limits(limits), PLANTED.with(Cell::get))
+    }
+}
+
+/// The system under test: a differential runner over `S`'s tree and an oracle of its own.
+struct UnderTest<S>(PhantomData<S>);
+
+impl<S: Subject> StateMachineTest for UnderTest<S> {
+    type SystemUnderTest = DiffRunner<S::Tree>;
+    type Reference = Reference;
+
+    fn init_test(s: &Reference) -> DiffRunner<S::Tree> {
+        DiffRunner::new(s.limits, S::make(s.limits), Oracle::with_limits(s.limits))
+    }
+
+    fn apply(mut d: DiffRunner<S::Tree>, s: &Reference, op: Op) -> DiffRunner<S::Tree> {
+        match d.step(&op) {
+            Ok(out) => assert_eq!(
+                Some(&out),
+                s.last.as_ref(),
+                "`{op}`: the reference disagrees"
+            ),
+            Err(div) => panic!("{div}"),
+        }
+        d
+    }
+
+    fn teardown(d: DiffRunner<S::Tree>, _: Reference) {
+        if let Err(div) = d.finish() {
+            panic!("{div}");
         }
     }
-    prop_assert_eq!(a.tree().dump(), b.tree().dump(), "final dumps differ");
-    prop_assert_eq!(a.tree().stats(), b.tree().stats(), "final stats differ");
-    Ok(())
 }
 
 /// 256 cases, or `PROPTEST_CASES` when set.
@@ -153,7 +297,7 @@ fn cases() -> u32 {
         .unwrap_or(256)
 }
 
-proptest! {
+prop_state_machine! {
     #![proptest_config(Config {
         cases: cases(),
         failure_persistence: Some(Box::new(
@@ -162,32 +306,35 @@ proptest! {
         ..Config::default()
     })]
 
-    /// Core and the oracle agree on every op of every generated sequence.
+    /// Core and the oracle agree on every transition of every generated sequence.
     #[test]
-    fn core_matches_oracle((limits, ops) in case()) {
-        diff(limits, &ops, Tree::with_limits(limits))?;
-    }
+    fn core_matches_oracle(sequential 1..MAX_OPS => UnderTest<Core>);
 }
 
-/// The same strategy and check catch every planted bug, and proptest shrinks the sequence to
-/// a handful of ops. (So the property above can fail, and shrinking works.)
+/// The same machine catches every planted bug, and proptest shrinks the sequence to a handful
+/// of ops. (So the property above can fail, and shrinking keeps the full check.)
 #[test]
-fn strategy_finds_and_shrinks_planted_bugs() {
+fn state_machine_finds_and_shrinks_planted_bugs() {
     for fault in Fault::ALL {
+        PLANTED.with(|p| p.set(fault));
         // A fixed seed: the same cases every run, so this test is deterministic.
+        let config = Config {
+            cases: 4096,
+            failure_persistence: None,
+            rng_seed: RngSeed::Fixed(0),
+            ..Config::default()
+        };
         let mut runner = TestRunner::new_with_rng(
-            Config {
-                cases: 4096,
-                failure_persistence: None,
-                ..Config::default()
-            },
+            config.clone(),
             TestRng::deterministic_rng(RngAlgorithm::ChaCha),
         );
-        let result = runner.run(&case(), |(limits, ops)| {
-            diff(limits, &ops, Faulty::new(Tree::with_limits(limits), fault))
+        let strategy = Reference::sequential_strategy(1..MAX_OPS);
+        let result = runner.run(&strategy, |(init, ops, seen)| {
+            UnderTest::<Planted>::test_sequential(config.clone(), init, ops, seen);
+            Ok(())
         });
         match result {
-            Err(TestError::Fail(reason, (_, ops))) => {
+            Err(TestError::Fail(reason, (_, ops, _))) => {
                 let script: Vec<String> = ops.iter().map(Op::to_string).collect();
                 eprintln!(
                     "{fault:?}: shrunk to {} ops: {reason}\n  {}",

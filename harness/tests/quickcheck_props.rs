@@ -9,8 +9,9 @@
 //!   dumps, for core and for the oracle.
 
 use pdtree::{Limits, PseudoFs, Row, RowKind, Tree};
+use pdtree_harness::lang::op::FieldMut;
 use pdtree_harness::lang::script::MAX_REPEAT;
-use pdtree_harness::{parse_script, print_script, Op, Runner, Script, Stmt, MAX_SLOT};
+use pdtree_harness::{parse_script, print_script, Op, OpKind, Runner, Script, Stmt, MAX_SLOT};
 use pdtree_oracle::Oracle;
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
 
@@ -51,71 +52,45 @@ fn bytes(g: &mut Gen) -> Vec<u8> {
 struct AnyOp(Op);
 
 impl Arbitrary for AnyOp {
+    /// A kind, then each of its fields by role.
     fn arbitrary(g: &mut Gen) -> Self {
-        let slot = |g: &mut Gen| u8::arbitrary(g) % (MAX_SLOT + 1);
-        let row = |g: &mut Gen| Row {
+        let kind = OpKind::ALL[usize::arbitrary(g) % OpKind::COUNT];
+        let mut op = kind.blank();
+        for field in op.fields_mut() {
+            match field {
+                FieldMut::Path(b)
+                | FieldMut::NewPath(b)
+                | FieldMut::Name(b)
+                | FieldMut::Data(b) => *b = bytes(g),
+                FieldMut::Rows(rows) => {
+                    *rows = Vec::<AnyRow>::arbitrary(g)
+                        .into_iter()
+                        .map(|r| r.0)
+                        .collect()
+                }
+                FieldMut::Ino(n) | FieldMut::Pos(n) | FieldMut::Header(n) => *n = u64::arbitrary(g),
+                FieldMut::PageSize(n) => *n = usize::arbitrary(g),
+                FieldMut::Slot(n) => *n = u8::arbitrary(g) % (MAX_SLOT + 1),
+            }
+        }
+        AnyOp(op)
+    }
+}
+
+/// A table row with arbitrary bytes.
+#[derive(Clone, Debug)]
+struct AnyRow(Row);
+
+impl Arbitrary for AnyRow {
+    fn arbitrary(g: &mut Gen) -> Self {
+        AnyRow(Row {
             name: bytes(g),
             kind: if bool::arbitrary(g) {
                 RowKind::File(bytes(g))
             } else {
                 RowKind::Dir
             },
-        };
-        let op = match u8::arbitrary(g) % 22 {
-            0 => Op::Mkdir { path: bytes(g) },
-            1 => Op::Create {
-                path: bytes(g),
-                content: bytes(g),
-            },
-            2 => Op::Symlink {
-                path: bytes(g),
-                target: bytes(g),
-            },
-            3 => Op::Listing { path: bytes(g) },
-            4 => Op::Register {
-                dir: bytes(g),
-                rows: (0..usize::arbitrary(g) % 4).map(|_| row(g)).collect(),
-            },
-            5 => Op::Unregister {
-                header: u64::arbitrary(g),
-            },
-            6 => Op::Stat { path: bytes(g) },
-            7 => Op::LookupAt {
-                dir: u64::arbitrary(g),
-                name: bytes(g),
-            },
-            8 => Op::Readdir {
-                dir: u64::arbitrary(g),
-                pos: u64::arbitrary(g),
-                max: usize::arbitrary(g),
-            },
-            9 => Op::Remove { path: bytes(g) },
-            10 => Op::RemoveSubtree { path: bytes(g) },
-            11 => Op::MarkPermanent { path: bytes(g) },
-            12 => Op::Open {
-                slot: slot(g),
-                path: bytes(g),
-            },
-            13 => Op::Read { slot: slot(g) },
-            14 => Op::Close { slot: slot(g) },
-            15 => Op::Stats,
-            16 => Op::OpenDir {
-                slot: slot(g),
-                path: bytes(g),
-            },
-            17 => Op::ReadPage {
-                slot: slot(g),
-                max: usize::arbitrary(g),
-            },
-            18 => Op::Seek {
-                slot: slot(g),
-                pos: u64::arbitrary(g),
-            },
-            19 => Op::Rewind { slot: slot(g) },
-            20 => Op::Check,
-            _ => Op::Dump,
-        };
-        AnyOp(op)
+        })
     }
 }
 

@@ -215,6 +215,7 @@ pub struct DirCursor {
 /// assert!(transcript.starts_with("mkdir \"/a\"\n=> ok 2\n"));
 /// # }
 /// ```
+#[derive(Clone, Debug)]
 pub struct Runner<T: PseudoFs> {
     tree: T,
     handles: [HandleId; SLOTS],

@@ -36,6 +36,8 @@ mod ddmin;
 mod rename;
 mod simplify;
 
+pub use simplify::simpler_variants;
+
 use pdtree::{Limits, PseudoFs};
 
 use crate::check::diff::run_ops;

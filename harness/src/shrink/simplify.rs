@@ -71,7 +71,7 @@ pub(crate) fn simpler_num(n: u64) -> Vec<u64> {
 
 /// Simpler variants of one op, simplest first: for each field in script order, the op with
 /// that field replaced by each simpler value of its role.
-pub(crate) fn candidates(op: &Op) -> Vec<Op> {
+pub fn simpler_variants(op: &Op) -> Vec<Op> {
     let mut out = Vec::new();
     for (i, field) in op.fields().into_iter().enumerate() {
         for value in simpler_values(field) {
@@ -169,7 +169,7 @@ pub(crate) fn simplify_ops<A: PseudoFs>(t: &mut Trial<'_, A>, mut ops: Vec<Op>) 
         let mut changed = false;
         for i in 0..ops.len() {
             'again: loop {
-                for c in candidates(&ops[i]) {
+                for c in simpler_variants(&ops[i]) {
                     let mut cand = ops.clone();
                     cand[i] = c;
                     if t.fails(&cand) {
@@ -209,7 +209,7 @@ mod tests {
             slot: 3,
             path: b"/a/b".to_vec(),
         };
-        let c = candidates(&op);
+        let c = simpler_variants(&op);
         assert_eq!(
             c[0],
             Op::Open {
@@ -222,6 +222,6 @@ mod tests {
             path: b"/b".to_vec()
         }));
         assert!(c.iter().all(|o| o != &op));
-        assert!(candidates(&Op::Stats).is_empty());
+        assert!(simpler_variants(&Op::Stats).is_empty());
     }
 }
