@@ -278,7 +278,7 @@ pub struct Limits {
     pub max_content: usize,
     /// Maximum rows in one register table (`E2BIG` past it).
     pub max_table_rows: usize,
-    /// Maximum entries in one readdir page; pages of 0 or more are `EINVAL`.
+    /// Maximum entries in one readdir page; a page size of 0 or above this is `EINVAL`.
     pub max_readdir: usize,
 }
 

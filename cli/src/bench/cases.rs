@@ -254,14 +254,39 @@ pub(super) fn run(opts: &BenchOptions) -> BenchReport {
 /// Build N entries in one directory (timed: `create`), measure memory, lookups, readdir and
 /// resume on it, remove them one by one (timed: `remove`), then remove_subtree of N entries.
 fn one_dir_case<T: Subject>(r: &mut BenchRun<'_>, inp: &Inputs, n: u64) {
-    let opts = r.opts;
-    let s = T::NAME;
+    let (opts, s) = (r.opts, T::NAME);
     let is_oracle = s == "oracle";
     if is_oracle && r.over_budget("create", s, n, 2.0) {
         return;
     }
+    let (mut t, dir) = build_one_dir::<T>(r, inp, n);
+    if opts.wants(BenchCase::Lookup) && !(is_oracle && r.over_budget("lookup", s, n, 1.0)) {
+        lookup_case(r, inp, &t, dir, n);
+    }
+    if opts.wants(BenchCase::Readdir) {
+        readdir_case(r, &t, dir, n);
+    }
+    if opts.wants(BenchCase::Remove) && !(is_oracle && r.over_budget("remove", s, n, 2.0)) {
+        let paths = &inp.paths[..n as usize];
+        let ((), secs) = time(|| {
+            for p in paths {
+                t.remove(p).expect("remove");
+            }
+        });
+        r.push("remove", s, n, n, secs);
+    }
+    drop(t);
+    if opts.wants(BenchCase::Remove) && !(is_oracle && r.over_budget("remove_subtree", s, n, 2.0)) {
+        remove_subtree_case::<T>(r, inp, n);
+    }
+}
+
+/// N creates in `/d` (the best of several fresh builds for small N), with the bytes they
+/// allocated. Returns the tree and the directory's inode.
+fn build_one_dir<T: Subject>(r: &mut BenchRun<'_>, inp: &Inputs, n: u64) -> (T, Ino) {
+    let s = T::NAME;
+    let is_oracle = s == "oracle";
     let paths = &inp.paths[..n as usize];
-    let names = &inp.names[..n as usize];
     // Small N: best of several fresh builds (one build of 10^3 takes microseconds).
     let reps = if is_oracle { 1 } else { small_n_reps(n) };
     let mut secs = f64::MAX;
@@ -283,127 +308,135 @@ fn one_dir_case<T: Subject>(r: &mut BenchRun<'_>, inp: &Inputs, n: u64) {
         secs = secs.min(s);
         built = Some((t, dir));
     }
-    let (mut t, dir) = built.expect("at least one build");
+    let (t, dir) = built.expect("at least one build");
     r.push("create", s, n, n, secs);
     if let (Some(b), Some(a)) = (before, after) {
         let per = a.wrapping_sub(b) as isize as f64 / n as f64;
         r.report.memory.push(("one directory", s, n, per));
         r.progress(&format!("memory {s} N={n}: {per:.1} bytes/entry"));
     }
+    (t, dir)
+}
+
+/// Random lookups of existing names in `/d`, with bare map baselines for core.
+fn lookup_case<T: Subject>(r: &mut BenchRun<'_>, inp: &Inputs, t: &T, dir: Ino, n: u64) {
+    let (opts, s) = (r.opts, T::NAME);
+    let is_oracle = s == "oracle";
+    let names = &inp.names[..n as usize];
     let first_ino = dir + 1;
-
-    if opts.wants(BenchCase::Lookup) && !(is_oracle && r.over_budget("lookup", s, n, 1.0)) {
-        let ops = match (is_oracle, opts.quick) {
-            (false, false) => 1_000_000,
-            (false, true) => 100_000,
-            (true, false) => 2_000,
-            (true, true) => 200,
-        };
-        let mut rng = Rng(n);
-        let order: Vec<u32> = (0..ops).map(|_| rng.below(n) as u32).collect();
-        let ((), secs) = time(|| {
-            for &i in &order {
-                black_box(t.lookup_at(dir, &names[i as usize]).expect("lookup"));
-            }
-        });
-        r.push("lookup", s, n, ops, secs);
-        if !is_oracle {
-            let keys = &names[..n as usize];
-            let std =
-                map_lookups::<std::collections::hash_map::RandomState>(keys, first_ino, &order);
-            r.push("lookup", "HashMap", n, ops, std);
-            let fx = map_lookups::<rustc_hash::FxBuildHasher>(keys, first_ino, &order);
-            r.push("lookup", "FxHashMap", n, ops, fx);
+    let ops = match (is_oracle, opts.quick) {
+        (false, false) => 1_000_000,
+        (false, true) => 100_000,
+        (true, false) => 2_000,
+        (true, true) => 200,
+    };
+    let mut rng = Rng(n);
+    let order: Vec<u32> = (0..ops).map(|_| rng.below(n) as u32).collect();
+    let ((), secs) = time(|| {
+        for &i in &order {
+            black_box(t.lookup_at(dir, &names[i as usize]).expect("lookup"));
         }
+    });
+    r.push("lookup", s, n, ops, secs);
+    if !is_oracle {
+        let keys = &names[..n as usize];
+        let std = map_lookups::<std::collections::hash_map::RandomState>(keys, first_ino, &order);
+        r.push("lookup", "HashMap", n, ops, std);
+        let fx = map_lookups::<rustc_hash::FxBuildHasher>(keys, first_ino, &order);
+        r.push("lookup", "FxHashMap", n, ops, fx);
     }
+}
 
-    if opts.wants(BenchCase::Readdir) {
-        // Full scans in pages of 128, repeated so small N still times a few ms.
-        let reps = if is_oracle {
-            1
-        } else {
-            (if opts.quick { 200_000 } else { 4_000_000 } / n).max(1)
-        };
-        if !(is_oracle && r.over_budget("readdir", s, n, 2.0)) {
-            let (seen, secs) = time(|| {
-                let mut seen = 0u64;
-                for _ in 0..reps {
-                    let (mut pos, mut pages) = (0, 0);
-                    loop {
-                        let p = t.readdir(dir, pos, 128).expect("readdir");
-                        if p.entries.is_empty() {
-                            break;
-                        }
-                        pages += 1;
-                        pos = p.next_pos;
-                        seen += p.entries.len() as u64;
-                        black_box(p);
-                    }
-                    black_box(pages);
-                }
-                seen
-            });
-            assert_eq!(seen, n * reps, "readdir saw every entry");
-            r.push("readdir", s, n, seen, secs);
-        }
-        if let (Some(seen), secs) = time(|| {
-            let mut seen = Some(0u64);
+/// Full scans of `/d` in pages of 128 (and through `readdir_each`), then resumes from random
+/// positions.
+fn readdir_case<T: Subject>(r: &mut BenchRun<'_>, t: &T, dir: Ino, n: u64) {
+    let (opts, s) = (r.opts, T::NAME);
+    let is_oracle = s == "oracle";
+    // Full scans in pages of 128, repeated so small N still times a few ms.
+    let reps = if is_oracle {
+        1
+    } else {
+        (if opts.quick { 200_000 } else { 4_000_000 } / n).max(1)
+    };
+    if !(is_oracle && r.over_budget("readdir", s, n, 2.0)) {
+        let (seen, secs) = time(|| {
+            let mut seen = 0u64;
             for _ in 0..reps {
-                seen = t.zero_copy_scan(dir, 128).map(|s| s + seen.unwrap_or(0));
+                let (mut pos, mut pages) = (0, 0);
+                loop {
+                    let p = t.readdir(dir, pos, 128).expect("readdir");
+                    if p.entries.is_empty() {
+                        break;
+                    }
+                    pages += 1;
+                    pos = p.next_pos;
+                    seen += p.entries.len() as u64;
+                    black_box(p);
+                }
+                black_box(pages);
             }
             seen
-        }) {
-            assert_eq!(seen, n * reps, "readdir_each saw every entry");
-            r.push("readdir", "core readdir_each", n, seen, secs);
-        }
-        // Resume from random positions inside the directory: one page of 128 each.
-        if !(is_oracle && r.over_budget("resume", s, n, 1.0)) {
-            let ops = match (is_oracle, opts.quick) {
-                (false, false) => 200_000,
-                (false, true) => 20_000,
-                (true, false) => 2_000,
-                (true, true) => 200,
-            };
-            let mut rng = Rng(n ^ 0xabcd);
-            let positions: Vec<u64> = (0..ops).map(|_| first_ino + rng.below(n)).collect();
-            let ((), secs) = time(|| {
-                for &pos in &positions {
-                    black_box(t.readdir(dir, pos, 128).expect("readdir"));
-                }
-            });
-            r.push("resume", s, n, ops, secs);
-            if !is_oracle {
-                // The position search alone: pages of one entry.
-                let ((), secs) = time(|| {
-                    for &pos in &positions {
-                        black_box(t.readdir(dir, pos, 1).expect("readdir"));
-                    }
-                });
-                r.push("resume", "core, page of 1", n, ops, secs);
-            }
-        }
+        });
+        assert_eq!(seen, n * reps, "readdir saw every entry");
+        r.push("readdir", s, n, seen, secs);
     }
+    if let (Some(seen), secs) = time(|| {
+        let mut seen = Some(0u64);
+        for _ in 0..reps {
+            seen = t.zero_copy_scan(dir, 128).map(|s| s + seen.unwrap_or(0));
+        }
+        seen
+    }) {
+        assert_eq!(seen, n * reps, "readdir_each saw every entry");
+        r.push("readdir", "core readdir_each", n, seen, secs);
+    }
+    if !(is_oracle && r.over_budget("resume", s, n, 1.0)) {
+        resume_case(r, t, dir, n);
+    }
+}
 
-    if opts.wants(BenchCase::Remove) && !(is_oracle && r.over_budget("remove", s, n, 2.0)) {
+/// Resume from random positions inside the directory: one page of 128 each (and of 1 for
+/// core, the position search alone).
+fn resume_case<T: Subject>(r: &mut BenchRun<'_>, t: &T, dir: Ino, n: u64) {
+    let (opts, s) = (r.opts, T::NAME);
+    let is_oracle = s == "oracle";
+    let first_ino = dir + 1;
+    let ops = match (is_oracle, opts.quick) {
+        (false, false) => 200_000,
+        (false, true) => 20_000,
+        (true, false) => 2_000,
+        (true, true) => 200,
+    };
+    let mut rng = Rng(n ^ 0xabcd);
+    let positions: Vec<u64> = (0..ops).map(|_| first_ino + rng.below(n)).collect();
+    let ((), secs) = time(|| {
+        for &pos in &positions {
+            black_box(t.readdir(dir, pos, 128).expect("readdir"));
+        }
+    });
+    r.push("resume", s, n, ops, secs);
+    if !is_oracle {
+        // The position search alone: pages of one entry.
         let ((), secs) = time(|| {
-            for p in paths {
-                t.remove(p).expect("remove");
+            for &pos in &positions {
+                black_box(t.readdir(dir, pos, 1).expect("readdir"));
             }
         });
-        r.push("remove", s, n, n, secs);
+        r.push("resume", "core, page of 1", n, ops, secs);
     }
-    drop(t);
+}
 
-    if opts.wants(BenchCase::Remove) && !(is_oracle && r.over_budget("remove_subtree", s, n, 2.0)) {
-        let mut t = T::fresh();
-        t.mkdir(b"/s").expect("mkdir /s");
-        for p in &inp.sub_paths[..n as usize] {
-            t.create(p, b"").expect("create");
-        }
-        let (removed, secs) = time(|| t.remove_subtree(b"/s").expect("remove_subtree"));
-        assert_eq!(removed, n + 1);
-        r.push("remove_subtree", s, n, n + 1, secs);
+/// remove_subtree of a directory of N entries.
+fn remove_subtree_case<T: Subject>(r: &mut BenchRun<'_>, inp: &Inputs, n: u64) {
+    let s = T::NAME;
+    let mut t = T::fresh();
+    t.mkdir(b"/s").expect("mkdir /s");
+    for p in &inp.sub_paths[..n as usize] {
+        t.create(p, b"").expect("create");
     }
+    let (removed, secs) = time(|| t.remove_subtree(b"/s").expect("remove_subtree"));
+    assert_eq!(removed, n + 1);
+    r.push("remove_subtree", s, n, n + 1, secs);
 }
 
 /// Inserting the same (parent, name) keys into bare hash maps, in the same run.
@@ -513,7 +546,6 @@ fn register_case<T: Subject>(r: &mut BenchRun<'_>, inp: &Inputs, n: u64) {
 /// Listing reads at `listing_children` children: cached against right after an invalidation.
 fn listing_case(r: &mut BenchRun<'_>, inp: &Inputs) {
     let c = r.opts.listing_children;
-    let quick = r.opts.quick;
     let build = |t: &mut dyn PseudoFs| {
         t.mkdir(b"/l").expect("mkdir");
         for nm in inp.names.iter().take(c as usize - 1) {
@@ -522,69 +554,12 @@ fn listing_case(r: &mut BenchRun<'_>, inp: &Inputs) {
         t.listing(b"/l/ls").expect("listing");
         t.open(b"/l/ls").expect("open")
     };
-    let reps: u64 = if quick { 20_000 } else { 200_000 };
-    let fresh_reps: u64 = if quick { 2_000 } else { 20_000 };
-    let per = |secs: f64, k: u64| secs * 1e9 / k as f64;
-
     let mut t = Tree::new();
     let h = build(&mut t);
-    let ((), cached_read) = time(|| {
-        for _ in 0..reps {
-            black_box(t.read(h).expect("read"));
-        }
-    });
-    let ((), cached_shared) = time(|| {
-        for _ in 0..reps {
-            black_box(t.read_shared(h).expect("read_shared"));
-        }
-    });
-    let invalidate = |t: &mut Tree| {
-        t.create(b"/l/x", b"").expect("create");
-        t.remove(b"/l/x").expect("remove");
-    };
-    let ((), inval_only) = time(|| {
-        for _ in 0..fresh_reps {
-            invalidate(&mut t);
-        }
-    });
-    let ((), fresh_read) = time(|| {
-        for _ in 0..fresh_reps {
-            invalidate(&mut t);
-            black_box(t.read(h).expect("read"));
-        }
-    });
-    let ((), fresh_shared) = time(|| {
-        for _ in 0..fresh_reps {
-            invalidate(&mut t);
-            black_box(t.read_shared(h).expect("read_shared"));
-        }
-    });
-    let inval = per(inval_only, fresh_reps);
-    let rows = [
-        (
-            "core read(), unchanged listing (cached)",
-            per(cached_read, reps),
-        ),
-        (
-            "core read(), right after an invalidation (fresh render)",
-            per(fresh_read, fresh_reps) - inval,
-        ),
-        (
-            "core read_shared(), unchanged listing (cached)",
-            per(cached_shared, reps),
-        ),
-        (
-            "core read_shared(), right after an invalidation (fresh render)",
-            per(fresh_shared, fresh_reps) - inval,
-        ),
-        (
-            "core create + remove (the invalidation, subtracted above)",
-            inval,
-        ),
-    ];
+    let rows = core_listing_reads(&mut t, h, r.opts.quick);
     let mut o = Oracle::new();
     let h = build(&mut o);
-    let oracle_reps = if quick { 200 } else { 2_000 };
+    let oracle_reps = if r.opts.quick { 200 } else { 2_000 };
     let ((), oracle_read) = time(|| {
         for _ in 0..oracle_reps {
             black_box(o.read(h).expect("read"));
@@ -596,8 +571,64 @@ fn listing_case(r: &mut BenchRun<'_>, inp: &Inputs) {
     }
     r.report.listing.push((
         "oracle read() (always renders)".to_string(),
-        per(oracle_read, oracle_reps),
+        oracle_read * 1e9 / oracle_reps as f64,
     ));
+}
+
+/// Core's listing reads through handle `h`, in ns per read: `read` and `read_shared`, of the
+/// cached rendering and right after an invalidation (whose own cost is subtracted).
+fn core_listing_reads(t: &mut Tree, h: u64, quick: bool) -> [(&'static str, f64); 5] {
+    let reps: u64 = if quick { 20_000 } else { 200_000 };
+    let fresh_reps: u64 = if quick { 2_000 } else { 20_000 };
+    let per = |secs: f64, k: u64| secs * 1e9 / k as f64;
+    let invalidate = |t: &mut Tree| {
+        t.create(b"/l/x", b"").expect("create");
+        t.remove(b"/l/x").expect("remove");
+    };
+    let timed = |t: &mut Tree, k: u64, inval: bool, shared: bool| {
+        let ((), secs) = time(|| {
+            for _ in 0..k {
+                if inval {
+                    invalidate(t);
+                }
+                if shared {
+                    black_box(t.read_shared(h).expect("read_shared"));
+                } else {
+                    black_box(t.read(h).expect("read"));
+                }
+            }
+        });
+        per(secs, k)
+    };
+    let cached_read = timed(t, reps, false, false);
+    let cached_shared = timed(t, reps, false, true);
+    let ((), inval_only) = time(|| {
+        for _ in 0..fresh_reps {
+            invalidate(t);
+        }
+    });
+    let inval = per(inval_only, fresh_reps);
+    let fresh_read = timed(t, fresh_reps, true, false) - inval;
+    let fresh_shared = timed(t, fresh_reps, true, true) - inval;
+    [
+        ("core read(), unchanged listing (cached)", cached_read),
+        (
+            "core read(), right after an invalidation (fresh render)",
+            fresh_read,
+        ),
+        (
+            "core read_shared(), unchanged listing (cached)",
+            cached_shared,
+        ),
+        (
+            "core read_shared(), right after an invalidation (fresh render)",
+            fresh_shared,
+        ),
+        (
+            "core create + remove (the invalidation, subtracted above)",
+            inval,
+        ),
+    ]
 }
 
 /// BenchCase 7: the built-in differential runner, one thread, core against the oracle.
@@ -637,19 +668,44 @@ fn fmt_ns(ns: f64) -> String {
 }
 
 pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
-    let mut g = Vec::new();
-    let max_n = rep.sizes.last().copied().unwrap_or(0);
-    let first_n = rep.sizes.first().copied().unwrap_or(0);
-    let mut push = |goal: &str, measured: String, met: Option<bool>| {
-        g.push(Goal {
-            goal: goal.to_string(),
-            measured,
-            met,
-        })
-    };
-    let none = || ("not measured in this run".to_string(), None);
+    let goal_fns: [fn(&BenchReport, &BenchOptions) -> Goal; 8] = [
+        create_goal,
+        register_goal,
+        oracle_goal,
+        lookup_goal,
+        readdir_goal,
+        memory_goal,
+        listing_goal,
+        remove_subtree_goal,
+    ];
+    goal_fns.iter().map(|f| f(rep, opts)).collect()
+}
 
-    let (m, ok) = match (
+/// A goal's line: its text, what was measured, whether it was met (`None`: not measured).
+fn goal(goal: &str, (measured, met): (String, Option<bool>)) -> Goal {
+    Goal {
+        goal: goal.to_string(),
+        measured,
+        met,
+    }
+}
+
+fn none() -> (String, Option<bool>) {
+    ("not measured in this run".to_string(), None)
+}
+
+fn largest_n(rep: &BenchReport) -> u64 {
+    rep.sizes.last().copied().unwrap_or(0)
+}
+
+fn smallest_n(rep: &BenchReport) -> u64 {
+    rep.sizes.first().copied().unwrap_or(0)
+}
+
+fn create_goal(rep: &BenchReport, _opts: &BenchOptions) -> Goal {
+    let max_n = largest_n(rep);
+    let first_n = smallest_n(rep);
+    let result = match (
         rep.at("create", "core", max_n),
         rep.at("create", "HashMap", max_n),
         rep.at("create", "core", first_n),
@@ -674,12 +730,13 @@ pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
         ),
         _ => none(),
     };
-    push(
+    goal(
         "10^6 creates in one directory: < 1 s, ≤ 3× bare HashMap inserts, per-op at 10^6 ≤ 2× per-op at 10^3",
-        m,
-        ok,
-    );
+        result,
+    )
+}
 
+fn register_goal(rep: &BenchReport, opts: &BenchOptions) -> Goal {
     let reg_n = rep
         .sizes
         .iter()
@@ -687,7 +744,7 @@ pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
         .filter(|&n| n <= opts.max_register_n)
         .max()
         .unwrap_or(0);
-    let (m, ok) = match (
+    let result = match (
         rep.at("register", "core", reg_n),
         rep.at("unregister", "core", reg_n),
     ) {
@@ -700,12 +757,13 @@ pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
         ),
         _ => none(),
     };
-    push(
+    goal(
         "100,000 table registrations (20 rows) < 3 s; their removal < 2 s",
-        m,
-        ok,
-    );
+        result,
+    )
+}
 
+fn oracle_goal(rep: &BenchReport, _opts: &BenchOptions) -> Goal {
     // Core vs oracle at the largest N the oracle finished.
     let oracle_n = rep
         .series("create", "oracle")
@@ -713,7 +771,7 @@ pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
         .filter(|p| p.skipped.is_none())
         .map(|p| p.n)
         .max();
-    let (m, ok) = match oracle_n.and_then(|n| {
+    let result = match oracle_n.and_then(|n| {
         Some((
             n,
             rep.at("create", "core", n)?,
@@ -731,13 +789,15 @@ pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
         ),
         None => none(),
     };
-    push(
+    goal(
         "core ≥ 500× faster than the oracle for creates in one directory (largest N the oracle finishes in 30 s)",
-        m,
-        ok,
-    );
+        result,
+    )
+}
 
-    let (m, ok) = match (
+fn lookup_goal(rep: &BenchReport, _opts: &BenchOptions) -> Goal {
+    let max_n = largest_n(rep);
+    let result = match (
         rep.at("lookup", "core", max_n),
         rep.at("lookup", "HashMap", max_n),
     ) {
@@ -754,13 +814,15 @@ pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
         ),
         _ => none(),
     };
-    push(
+    goal(
         "lookup within 2× of a bare HashMap<Vec<u8>, u64> get",
-        m,
-        ok,
-    );
+        result,
+    )
+}
 
-    let (m, ok) = match (
+fn readdir_goal(rep: &BenchReport, _opts: &BenchOptions) -> Goal {
+    let max_n = largest_n(rep);
+    let result = match (
         rep.at("readdir", "core", max_n),
         rep.at("readdir", "core readdir_each", max_n),
         rep.series("resume", "core, page of 1").first().copied(),
@@ -788,13 +850,15 @@ pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
         }
         _ => none(),
     };
-    push(
+    goal(
         "full readdir ≥ 50 M entries/s; resume from any position O(log n)",
-        m,
-        ok,
-    );
+        result,
+    )
+}
 
-    let (m, ok) = match rep
+fn memory_goal(rep: &BenchReport, _opts: &BenchOptions) -> Goal {
+    let max_n = largest_n(rep);
+    let result = match rep
         .memory
         .iter()
         .find(|(c, s, n, _)| *c == "one directory" && *s == "core" && *n == max_n)
@@ -808,15 +872,17 @@ pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
             None,
         ),
     };
-    push("≤ 96 bytes per entry at 10^6 entries", m, ok);
+    goal("≤ 96 bytes per entry at 10^6 entries", result)
+}
 
+fn listing_goal(rep: &BenchReport, opts: &BenchOptions) -> Goal {
     let find = |prefix: &str| {
         rep.listing
             .iter()
             .find(|(w, _)| w.starts_with(prefix))
             .map(|x| x.1)
     };
-    let (m, ok) = match (
+    let result = match (
         find("core read(), unchanged"),
         find("core read(), right after"),
         find("core read_shared(), unchanged"),
@@ -837,19 +903,20 @@ pub(super) fn goals(rep: &BenchReport, opts: &BenchOptions) -> Vec<Goal> {
         ),
         _ => none(),
     };
-    push(
+    goal(
         "cached listing reads ≥ 20× faster than fresh renders at 1,000 children",
-        m,
-        ok,
-    );
+        result,
+    )
+}
 
-    let (m, ok) = match rep.at("remove_subtree", "core", max_n) {
+fn remove_subtree_goal(rep: &BenchReport, _opts: &BenchOptions) -> Goal {
+    let max_n = largest_n(rep);
+    let result = match rep.at("remove_subtree", "core", max_n) {
         Some(p) => (
             format!("N={max_n}: {:.3} s", p.secs),
             Some(max_n >= 1_000_000 && p.secs < 0.5),
         ),
         None => none(),
     };
-    push("remove_subtree of 10^6 entries < 0.5 s", m, ok);
-    g
+    goal("remove_subtree of 10^6 entries < 0.5 s", result)
 }

@@ -81,34 +81,41 @@ pub(super) fn markdown(rep: &BenchReport) -> String {
     }
     out.push_str("Cells: time per operation (total time of the timed loop). All series of a table were measured in the same process run.\n\n");
     for (case, title, op) in CASES {
-        if case == "memory" {
-            continue;
-        }
         let pts: Vec<&Point> = rep.points.iter().filter(|p| p.case == case).collect();
-        if pts.is_empty() {
-            continue;
+        if case != "memory" && !pts.is_empty() {
+            case_table(&mut out, title, op, &pts);
         }
-        let mut series: Vec<&str> = Vec::new();
-        for p in &pts {
-            if !series.contains(&p.series) {
-                series.push(p.series);
-            }
-        }
-        let _ = writeln!(out, "### {title}\n\nPer op = {op}.\n");
-        let _ = writeln!(out, "| N | {} |", series.join(" | "));
-        let _ = writeln!(out, "|---:|{}", "---:|".repeat(series.len()));
-        let mut ns: Vec<u64> = pts.iter().map(|p| p.n).collect();
-        ns.sort_unstable();
-        ns.dedup();
-        for n in ns {
-            let cells: Vec<String> = series
-                .iter()
-                .map(|s| cell(pts.iter().find(|p| p.n == n && p.series == *s)))
-                .collect();
-            let _ = writeln!(out, "| {n} | {} |", cells.join(" | "));
-        }
-        out.push('\n');
     }
+    extra_tables(&mut out, rep);
+    out
+}
+
+/// One case: a row per N, a column per series.
+fn case_table(out: &mut String, title: &str, op: &str, pts: &[&Point]) {
+    let mut series: Vec<&str> = Vec::new();
+    for p in pts {
+        if !series.contains(&p.series) {
+            series.push(p.series);
+        }
+    }
+    let _ = writeln!(out, "### {title}\n\nPer op = {op}.\n");
+    let _ = writeln!(out, "| N | {} |", series.join(" | "));
+    let _ = writeln!(out, "|---:|{}", "---:|".repeat(series.len()));
+    let mut ns: Vec<u64> = pts.iter().map(|p| p.n).collect();
+    ns.sort_unstable();
+    ns.dedup();
+    for n in ns {
+        let cells: Vec<String> = series
+            .iter()
+            .map(|s| cell(pts.iter().find(|p| p.n == n && p.series == *s)))
+            .collect();
+        let _ = writeln!(out, "| {n} | {} |", cells.join(" | "));
+    }
+    out.push('\n');
+}
+
+/// The listing, memory, harness and goal tables.
+fn extra_tables(out: &mut String, rep: &BenchReport) {
     if !rep.listing.is_empty() {
         out.push_str(
             "### 5. Listing reads at 1,000 children\n\n| read | time per read |\n|---|---:|\n",
@@ -144,5 +151,4 @@ pub(super) fn markdown(rep: &BenchReport) -> String {
         }
         out.push('\n');
     }
-    out
 }

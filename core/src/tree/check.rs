@@ -385,7 +385,7 @@ fn hrefs_mismatch(t: &Tree, want: &BTreeMap<u32, u64>, have: &BTreeMap<u32, u64>
 #[cfg(test)]
 mod tests {
     use super::super::entry::{Name, OwnerWord, UNLINKED};
-    use super::super::{ino_hash, name_hash, name_rehasher, Slot};
+    use super::super::{ino_hash, name_hash, name_rehasher, ArenaIndex};
     use super::*;
     use crate::children::Children;
     use crate::spec::PseudoFs;
@@ -424,7 +424,7 @@ mod tests {
         t
     }
 
-    fn slot(t: &Tree, path: &[u8]) -> Slot {
+    fn slot(t: &Tree, path: &[u8]) -> ArenaIndex {
         t.resolve_bytes(path).unwrap()
     }
 
@@ -435,7 +435,7 @@ mod tests {
 
     #[track_caller]
     /// The fixture's entry that was removed while a handle held it open.
-    fn removed_but_open(t: &Tree) -> Slot {
+    fn removed_but_open(t: &Tree) -> ArenaIndex {
         (0..t.entries.len() as u32)
             .find(|&s| {
                 t.entries[s as usize]

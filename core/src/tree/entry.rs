@@ -11,11 +11,11 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
-use super::{Dir, Slot};
+use super::{ArenaIndex, Dir};
 use crate::types::{HeaderId, Kind, Owner};
 
 /// `parent` of an entry that was removed while held open: it is in no index and no directory.
-pub(super) const UNLINKED: Slot = Slot::MAX;
+pub(super) const UNLINKED: ArenaIndex = ArenaIndex::MAX;
 
 /// Names up to this many bytes live inside the entry.
 pub(super) const INLINE_NAME: usize = 14;
@@ -25,7 +25,7 @@ pub(super) struct Entry {
     pub(super) ino: u64,
     pub(super) owner: OwnerWord,
     /// Parent directory's slot; the root's is itself; [`UNLINKED`] once removed.
-    pub(super) parent: Slot,
+    pub(super) parent: ArenaIndex,
     /// References taken by open handles (handles on a permanent entry take none). A `u32`:
     /// 2^32 open handles cannot fit in memory (each is a map entry), and `open` refuses the
     /// one that would overflow with `ENOSPC` rather than wrapping.
@@ -35,7 +35,13 @@ pub(super) struct Entry {
 }
 
 impl Entry {
-    pub(super) fn new(ino: u64, parent: Slot, name: &[u8], owner: Owner, body: Body) -> Entry {
+    pub(super) fn new(
+        ino: u64,
+        parent: ArenaIndex,
+        name: &[u8],
+        owner: Owner,
+        body: Body,
+    ) -> Entry {
         Entry {
             ino,
             owner: OwnerWord::new(owner, false),

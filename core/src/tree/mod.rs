@@ -38,10 +38,12 @@ use entry::{
     content, content_len, content_shared, Body, Entry, OwnerWord, HEADER_ID_LIMIT, UNLINKED,
 };
 
-type Slot = u32;
-const ROOT_SLOT: Slot = 0;
-/// The most entries the arena can hold (`u32` slots, `Slot::MAX` reserved as a sentinel).
-const MAX_ALLOCATED: u64 = Slot::MAX as u64;
+/// A position in the entry arena (`Tree::entries`); "slot" in names below means one.
+type ArenaIndex = u32;
+const ROOT_SLOT: ArenaIndex = 0;
+/// The most entries the arena can hold (`u32` indices, `ArenaIndex::MAX` reserved as a
+/// sentinel).
+const MAX_ALLOCATED: u64 = ArenaIndex::MAX as u64;
 
 #[derive(Debug, Default)]
 struct Dir {
@@ -64,16 +66,16 @@ struct Dir {
 #[derive(Debug)]
 struct Header {
     /// The directories of its path, outermost first, root excluded; each holds one href.
-    dirs: Vec<Slot>,
+    dirs: Vec<ArenaIndex>,
     /// The final directory (may be the root).
-    target: Slot,
+    target: ArenaIndex,
     /// Row slots in table order.
-    rows: Vec<Slot>,
+    rows: Vec<ArenaIndex>,
 }
 
 #[derive(Debug, Clone, Copy)]
 struct Handle {
-    slot: Slot,
+    slot: ArenaIndex,
     /// Whether `open` took a reference (it does not on a permanent entry). Once the entry is
     /// marked permanent the reference no longer counts, whatever this says.
     took_ref: bool,
@@ -102,11 +104,11 @@ pub struct Tree {
     limits: Limits,
     /// Arena. Invariant: `entries[0]` is the root; a `None` slot is on `free`.
     entries: Vec<Option<Entry>>,
-    free: Vec<Slot>,
+    free: Vec<ArenaIndex>,
     /// Reachable entries except the root, keyed by (parent slot, name).
-    by_name: HashTable<Slot>,
+    by_name: HashTable<ArenaIndex>,
     /// Reachable directories, root included, keyed by inode.
-    dirs_by_ino: HashTable<Slot>,
+    dirs_by_ino: HashTable<ArenaIndex>,
     /// Reachable non-directories, ordered by inode.
     files_by_ino: Children,
     headers: BTreeMap<HeaderId, Header>,
@@ -120,7 +122,7 @@ pub struct Tree {
     allocated: u64,
 }
 
-fn name_hash(parent: Slot, name: &[u8]) -> u64 {
+fn name_hash(parent: ArenaIndex, name: &[u8]) -> u64 {
     let mut h = FxBuildHasher.build_hasher();
     h.write_u32(parent);
     h.write(name);
@@ -128,7 +130,7 @@ fn name_hash(parent: Slot, name: &[u8]) -> u64 {
 }
 
 /// The hasher `by_name` needs to move its slots: the key is read back from the arena.
-fn name_rehasher(entries: &[Option<Entry>]) -> impl Fn(&Slot) -> u64 + '_ {
+fn name_rehasher(entries: &[Option<Entry>]) -> impl Fn(&ArenaIndex) -> u64 + '_ {
     move |&s| {
         let e = entries[s as usize].as_ref().expect("indexed slot is free");
         name_hash(e.parent, &e.name)
@@ -145,9 +147,9 @@ fn ino_hash(ino: Ino) -> u64 {
 /// A registration that passed every check: what exists, what to create.
 struct RegisterPlan<'p> {
     /// The directories of the table's path that exist, outermost first.
-    existing: Vec<Slot>,
+    existing: Vec<ArenaIndex>,
     /// The deepest of them (the root if none).
-    target: Slot,
+    target: ArenaIndex,
     /// The components still to create below `target`, as implicit directories.
     missing: Vec<&'p [u8]>,
 }
@@ -179,33 +181,33 @@ impl Tree {
 
     // ----- arena access -------------------------------------------------------------------
 
-    fn entry(&self, slot: Slot) -> &Entry {
+    fn entry(&self, slot: ArenaIndex) -> &Entry {
         self.entries[slot as usize]
             .as_ref()
             .expect("slot refers to a free arena entry")
     }
 
-    fn entry_mut(&mut self, slot: Slot) -> &mut Entry {
+    fn entry_mut(&mut self, slot: ArenaIndex) -> &mut Entry {
         self.entries[slot as usize]
             .as_mut()
             .expect("slot refers to a free arena entry")
     }
 
-    fn dir(&self, slot: Slot) -> Option<&Dir> {
+    fn dir(&self, slot: ArenaIndex) -> Option<&Dir> {
         match &self.entry(slot).body {
             Body::Dir(d) => Some(d),
             _ => None,
         }
     }
 
-    fn dir_mut(&mut self, slot: Slot) -> &mut Dir {
+    fn dir_mut(&mut self, slot: ArenaIndex) -> &mut Dir {
         match &mut self.entry_mut(slot).body {
             Body::Dir(d) => d,
             _ => panic!("slot {slot} is not a directory"),
         }
     }
 
-    fn child(&self, parent: Slot, name: &[u8]) -> Option<Slot> {
+    fn child(&self, parent: ArenaIndex, name: &[u8]) -> Option<ArenaIndex> {
         let entries = &self.entries;
         self.by_name
             .find(name_hash(parent, name), |&s| {
@@ -215,13 +217,13 @@ impl Tree {
             .copied()
     }
 
-    fn slot_of_ino(&self, ino: Ino) -> Option<Slot> {
+    fn slot_of_ino(&self, ino: Ino) -> Option<ArenaIndex> {
         self.dir_slot_of_ino(ino)
             .or_else(|| self.files_by_ino.get(ino))
     }
 
     /// The slot of a reachable directory with inode `ino`.
-    fn dir_slot_of_ino(&self, ino: Ino) -> Option<Slot> {
+    fn dir_slot_of_ino(&self, ino: Ino) -> Option<ArenaIndex> {
         let entries = &self.entries;
         self.dirs_by_ino
             .find(ino_hash(ino), |&s| {
@@ -233,7 +235,7 @@ impl Tree {
     // ----- resolution ---------------------------------------------------------------------
 
     /// Walks a parsed path from the root (ENOENT / ENOTDIR).
-    fn resolve(&self, path: Path<'_>) -> Result<Slot, Errno> {
+    fn resolve(&self, path: Path<'_>) -> Result<ArenaIndex, Errno> {
         let mut cur = ROOT_SLOT;
         for name in path.components() {
             if self.dir(cur).is_none() {
@@ -244,13 +246,13 @@ impl Tree {
         Ok(cur)
     }
 
-    fn resolve_bytes(&self, path: &[u8]) -> Result<Slot, Errno> {
+    fn resolve_bytes(&self, path: &[u8]) -> Result<ArenaIndex, Errno> {
         self.resolve(Path::parse(path)?)
     }
 
     /// The parent directory and name for a creation at `path` (checks 3–6 of §4 creation,
     /// except the entry limit).
-    fn creation_target<'p>(&self, path: Path<'p>) -> Result<(Slot, &'p [u8]), Errno> {
+    fn creation_target<'p>(&self, path: Path<'p>) -> Result<(ArenaIndex, &'p [u8]), Errno> {
         let (parent_path, name) = path.split_last().ok_or(Errno::EEXIST)?;
         let parent = self.resolve(parent_path)?;
         let dir = self.dir(parent).ok_or(Errno::ENOTDIR)?;
@@ -275,7 +277,13 @@ impl Tree {
     // ----- mutation primitives ------------------------------------------------------------
 
     /// Links a new entry under `parent`. All checks have passed; this cannot fail.
-    fn insert(&mut self, parent: Slot, name: &[u8], owner: Owner, body: NewBody<'_>) -> Slot {
+    fn insert(
+        &mut self,
+        parent: ArenaIndex,
+        name: &[u8],
+        owner: Owner,
+        body: NewBody<'_>,
+    ) -> ArenaIndex {
         if self.by_name.len() == self.by_name.capacity() {
             // Before the new entry is in the arena: the rebuild indexes what is there.
             self.grow_name_index();
@@ -297,7 +305,7 @@ impl Tree {
                 s
             }
             None => {
-                let s = Slot::try_from(self.entries.len()).expect("arena exceeds u32 slots");
+                let s = ArenaIndex::try_from(self.entries.len()).expect("arena exceeds u32 slots");
                 self.entries.push(Some(entry));
                 s
             }
@@ -306,7 +314,8 @@ impl Tree {
         self.by_name
             .insert_unique(name_hash(parent, name), slot, name_rehasher(entries));
         if is_dir {
-            let rehash_ino = |&s: &Slot| ino_hash(entries[s as usize].as_ref().expect("free").ino);
+            let rehash_ino =
+                |&s: &ArenaIndex| ino_hash(entries[s as usize].as_ref().expect("free").ino);
             self.dirs_by_ino
                 .insert_unique(ino_hash(ino), slot, rehash_ino);
         } else {
@@ -340,7 +349,7 @@ impl Tree {
         let mut grown = HashTable::with_capacity(len + 1);
         for (s, e) in entries.iter().enumerate().skip(ROOT_SLOT as usize + 1) {
             if let Some(e) = e.as_ref().filter(|e| e.reachable()) {
-                let slot = s as Slot;
+                let slot = s as ArenaIndex;
                 grown.insert_unique(name_hash(e.parent, &e.name), slot, &rehash);
             }
         }
@@ -351,7 +360,7 @@ impl Tree {
     /// Unlinks a reachable entry from its parent and the indexes. The caller has checked that
     /// it may go (and for a directory, that it is empty or that its whole subtree goes too).
     /// Frees it unless an open handle still holds it.
-    fn unlink(&mut self, slot: Slot) {
+    fn unlink(&mut self, slot: ArenaIndex) {
         let (parent, ino, is_dir, name_len) = {
             let e = self.entry(slot);
             (e.parent, e.ino, e.body.kind() == Kind::Dir, e.name.len())
@@ -367,7 +376,7 @@ impl Tree {
 
     /// Takes a reachable entry out of both indexes and frees it (or keeps it for its open
     /// handles). Does not touch the parent's children list.
-    fn drop_from_indexes(&mut self, slot: Slot) {
+    fn drop_from_indexes(&mut self, slot: ArenaIndex) {
         let ino = self.entry(slot).ino;
         self.drop_from_name_index(slot);
         if self.dir(slot).is_some() {
@@ -385,7 +394,7 @@ impl Tree {
     }
 
     /// Takes a reachable entry out of `by_name` only.
-    fn drop_from_name_index(&mut self, slot: Slot) {
+    fn drop_from_name_index(&mut self, slot: ArenaIndex) {
         let hash = {
             let e = self.entry(slot);
             name_hash(e.parent, &e.name)
@@ -400,7 +409,7 @@ impl Tree {
 
     /// Marks an entry that has left every index as unreachable, and frees it unless an open
     /// handle still holds it.
-    fn release(&mut self, slot: Slot) {
+    fn release(&mut self, slot: ArenaIndex) {
         self.live -= 1;
         let e = self.entry_mut(slot);
         e.parent = UNLINKED;
@@ -409,14 +418,14 @@ impl Tree {
         }
     }
 
-    fn free_slot(&mut self, slot: Slot) {
+    fn free_slot(&mut self, slot: ArenaIndex) {
         self.entries[slot as usize] = None;
         self.free.push(slot);
         self.allocated -= 1;
     }
 
     /// Renders the listing of directory `dir` (§7), from scratch.
-    fn render(&self, dir: Slot) -> Vec<u8> {
+    fn render(&self, dir: ArenaIndex) -> Vec<u8> {
         let d = self.dir(dir).expect("listing parent is a directory");
         let mut out = Vec::with_capacity((3 * d.children.len() as u64 + d.name_bytes) as usize);
         for (_, s) in d.children.iter() {
@@ -430,7 +439,7 @@ impl Tree {
     }
 
     /// The listing of `dir`, from the cache when its generation is current.
-    fn rendering(&mut self, dir: Slot) -> Arc<[u8]> {
+    fn rendering(&mut self, dir: ArenaIndex) -> Arc<[u8]> {
         let d = self.dir(dir).expect("listing parent is a directory");
         if let Some((generation, text)) = &d.listing_cache {
             if *generation == d.generation {
@@ -443,7 +452,7 @@ impl Tree {
         text
     }
 
-    fn stat_slot(&self, slot: Slot) -> Stat {
+    fn stat_slot(&self, slot: ArenaIndex) -> Stat {
         let e = self.entry(slot);
         let (nlink, size) = match &e.body {
             Body::Dir(d) => (2 + d.subdirs, d.children.len() as u64),
@@ -507,7 +516,7 @@ impl Tree {
     /// Whether `remove` or `remove_subtree` may take this entry, on its own account: not
     /// permanent, not a table row, not a directory a header holds (`EBUSY`). Returns the
     /// directory, for the caller's own check of its children.
-    fn removable(&self, slot: Slot) -> Result<Option<&Dir>, Errno> {
+    fn removable(&self, slot: ArenaIndex) -> Result<Option<&Dir>, Errno> {
         let e = self.entry(slot);
         if e.permanent() || matches!(e.owner(), Owner::Header(_)) {
             return Err(Errno::EBUSY);
@@ -575,7 +584,7 @@ impl Tree {
 
     /// The directories of the longest existing prefix of `components`, and the index of the
     /// first missing component (`ENOTDIR` if the prefix meets a non-directory).
-    fn resolve_prefix(&self, components: &[&[u8]]) -> Result<(Vec<Slot>, usize), Errno> {
+    fn resolve_prefix(&self, components: &[&[u8]]) -> Result<(Vec<ArenaIndex>, usize), Errno> {
         let mut cur = ROOT_SLOT;
         let mut existing = Vec::with_capacity(components.len());
         for (i, name) in components.iter().enumerate() {

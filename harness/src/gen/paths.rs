@@ -81,6 +81,15 @@ const PREFIXES: [&[u8]; 5] = [b"", b"/a/", b"/mnt/", b"/net/ipv4/", b"/a/f/"];
 
 /// Every path-taking op with `data` as the path, name or row names.
 fn ops_for(prefix: &[u8], data: &[u8]) -> Vec<Op> {
+    let mut ops = name_ops(data);
+    let mut path = prefix.to_vec();
+    path.extend_from_slice(data);
+    ops.extend(path_ops(path));
+    ops
+}
+
+/// `data` as a name: looked up, and as table row names.
+fn name_ops(data: &[u8]) -> Vec<Op> {
     let mut ops = Vec::new();
     // Names: lookup_at in the root, in /a (ino 2), and in a file (ino 3, ENOTDIR after the name).
     for dir in [1, 2, 3] {
@@ -115,10 +124,12 @@ fn ops_for(prefix: &[u8], data: &[u8]) -> Vec<Op> {
         dir: b"/reg2".to_vec(),
         rows,
     });
-    // Paths.
-    let mut path = prefix.to_vec();
-    path.extend_from_slice(data);
-    ops.extend([
+    ops
+}
+
+/// `path` through every path-taking op, reads and cursors in between.
+fn path_ops(path: Vec<u8>) -> Vec<Op> {
+    vec![
         Op::Stat { path: path.clone() },
         Op::OpenDir {
             slot: 1,
@@ -155,6 +166,5 @@ fn ops_for(prefix: &[u8], data: &[u8]) -> Vec<Op> {
         Op::Stat { path: path.clone() },
         Op::Read { slot: 0 },
         Op::RemoveSubtree { path },
-    ]);
-    ops
+    ]
 }

@@ -26,10 +26,8 @@
 //! use pdtree::Tree;
 //! use pdtree_harness::{Op, Outcome, Runner};
 //! let mut r: Runner<Tree> = Runner::new(pdtree::Limits::default());
-//! # if false {
 //! assert_eq!(r.apply(&Op::Mkdir { path: b"/a".to_vec() }), Outcome::Ino(2));
 //! assert_eq!(r.apply(&Op::Mkdir { path: b"/a".to_vec() }).to_string(), "err EEXIST");
-//! # }
 //! ```
 
 use std::fmt;
@@ -136,16 +134,7 @@ impl fmt::Display for Outcome {
                 s.open_refs
             ),
             Outcome::Read(b) => write!(f, "ok read {}", quote(b)),
-            Outcome::Page(p) => {
-                write!(f, "ok page next={} [", p.next_pos)?;
-                for (i, e) in p.entries.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{} {} {}", e.ino, e.kind.letter(), quote(&e.name))?;
-                }
-                f.write_str("]")
-            }
+            Outcome::Page(p) => write_page(f, p),
             Outcome::Stats(s) => write!(
                 f,
                 "ok stats live={} allocated={} headers={} handles={}",
@@ -157,24 +146,7 @@ impl fmt::Display for Outcome {
                 write!(f, "violation {}: ", v.invariant)?;
                 one_line(f, &v.detail)
             }
-            Outcome::Dump(text) => {
-                f.write_str("dump")?;
-                let body = text.strip_suffix('\n');
-                for line in body.unwrap_or(text).split('\n') {
-                    if body.is_some() || !text.is_empty() {
-                        f.write_str("\n|")?;
-                        if !line.is_empty() {
-                            f.write_str(" ")?;
-                            one_line(f, line)?;
-                        }
-                    }
-                }
-                if body.is_none() && !text.is_empty() {
-                    // A dump must end with a newline; show that this one did not.
-                    f.write_str("\n|! no newline at end of dump")?;
-                }
-                Ok(())
-            }
+            Outcome::Dump(text) => write_dump(f, text),
             Outcome::Repeat {
                 ok,
                 err,
@@ -192,6 +164,39 @@ impl fmt::Display for Outcome {
             }
         }
     }
+}
+
+/// `ok page next=N [ino kind "name", ...]`.
+fn write_page(f: &mut fmt::Formatter<'_>, p: &ReadDirPage) -> fmt::Result {
+    write!(f, "ok page next={} [", p.next_pos)?;
+    for (i, e) in p.entries.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{} {} {}", e.ino, e.kind.letter(), quote(&e.name))?;
+    }
+    f.write_str("]")
+}
+
+/// `dump`, then one `| line` per dump line (a bare `|` for an empty one), and a marker when
+/// the dump does not end with a newline.
+fn write_dump(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    f.write_str("dump")?;
+    let body = text.strip_suffix('\n');
+    for line in body.unwrap_or(text).split('\n') {
+        if body.is_some() || !text.is_empty() {
+            f.write_str("\n|")?;
+            if !line.is_empty() {
+                f.write_str(" ")?;
+                one_line(f, line)?;
+            }
+        }
+    }
+    if body.is_none() && !text.is_empty() {
+        // A dump must end with a newline; show that this one did not.
+        f.write_str("\n|! no newline at end of dump")?;
+    }
+    Ok(())
 }
 
 /// A readdir cursor: which directory, and the next position.

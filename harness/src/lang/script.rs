@@ -416,62 +416,22 @@ impl<'a> Cursor<'a> {
         loop {
             match self.peek() {
                 None => {
-                    return Err(self.err_col(
-                        self.pos,
-                        format!(
+                    let msg = format!(
                         "expected `\"` closing the string opened at column {}, found end of line",
                         open + 1
-                    ),
-                    ))
+                    );
+                    return Err(self.err_col(self.pos, msg));
                 }
                 Some(b'"') => {
                     self.pos += 1;
                     return Ok(out);
                 }
-                Some(b'\\') => {
-                    let esc = self.pos;
-                    self.pos += 1;
-                    let b = match self.peek() {
-                        Some(b'\\') => b'\\',
-                        Some(b'"') => b'"',
-                        Some(b'n') => b'\n',
-                        Some(b't') => b'\t',
-                        Some(b'0') => 0,
-                        Some(b'x') => {
-                            let hex = |b: Option<u8>| b.and_then(|b| (b as char).to_digit(16));
-                            match (hex(self.s.get(self.pos + 1).copied()), hex(self.s.get(self.pos + 2).copied())) {
-                                (Some(h), Some(l)) => {
-                                    self.pos += 2;
-                                    (h * 16 + l) as u8
-                                }
-                                _ => {
-                                    return Err(self.err_col(
-                                        esc,
-                                        "expected two hex digits after `\\x`",
-                                    ))
-                                }
-                            }
-                        }
-                        _ => {
-                            return Err(self.err_col(
-                                esc,
-                                format!(
-                                    "expected an escape (\\\\ \\\" \\n \\t \\0 \\xHH), found `\\` then {}",
-                                    self.found()
-                                ),
-                            ))
-                        }
-                    };
-                    self.pos += 1;
-                    out.push(b);
-                }
+                Some(b'\\') => out.push(self.escape()?),
                 Some(b) if b < 0x20 || b == 0x7f => {
-                    return Err(self.err_col(
-                        self.pos,
-                        format!(
+                    let msg = format!(
                         "expected a printable byte or an escape in a string, found byte 0x{b:02x}"
-                    ),
-                    ))
+                    );
+                    return Err(self.err_col(self.pos, msg));
                 }
                 Some(b) => {
                     self.pos += 1;
@@ -479,6 +439,40 @@ impl<'a> Cursor<'a> {
                 }
             }
         }
+    }
+
+    /// One escape, at its `\`: the byte it stands for.
+    fn escape(&mut self) -> Result<u8, ParseError> {
+        let esc = self.pos;
+        self.pos += 1;
+        let b = match self.peek() {
+            Some(b'\\') => b'\\',
+            Some(b'"') => b'"',
+            Some(b'n') => b'\n',
+            Some(b't') => b'\t',
+            Some(b'0') => 0,
+            Some(b'x') => {
+                let hex = |b: Option<u8>| b.and_then(|b| (b as char).to_digit(16));
+                let digits = (
+                    hex(self.s.get(self.pos + 1).copied()),
+                    hex(self.s.get(self.pos + 2).copied()),
+                );
+                let (Some(h), Some(l)) = digits else {
+                    return Err(self.err_col(esc, "expected two hex digits after `\\x`"));
+                };
+                self.pos += 2;
+                (h * 16 + l) as u8
+            }
+            _ => {
+                let msg = format!(
+                    "expected an escape (\\\\ \\\" \\n \\t \\0 \\xHH), found `\\` then {}",
+                    self.found()
+                );
+                return Err(self.err_col(esc, msg));
+            }
+        };
+        self.pos += 1;
+        Ok(b)
     }
 
     fn limits(&mut self) -> Result<Limits, ParseError> {
