@@ -772,6 +772,10 @@ impl PseudoFs for Tree {
     fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
         let mut entries = Vec::new();
         let next_pos = self.readdir_each(dir, pos, max, |name, ino, kind| {
+            if entries.is_empty() {
+                // Room for a typical page at once, only once a child is known to come.
+                entries.reserve(max.min(256));
+            }
             entries.push(DirEntry {
                 name: name.to_vec(),
                 ino,
