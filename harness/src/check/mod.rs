@@ -11,5 +11,5 @@ pub mod core_api;
 pub mod diff;
 pub mod divergence;
 pub mod faults;
-mod panic;
+pub(crate) mod panic;
 pub mod scan;
