@@ -41,7 +41,29 @@ fn script(ops: &[Op]) -> String {
     ops.iter().map(|op| format!("  {op}\n")).collect()
 }
 
-fn finds(fault: Fault) {
+/// Runs a hand-written script (with its `limits` line, if any) against the fault: its op
+/// count and its divergence's signature, if any.
+fn signature_of(fault: Fault, script: &str) -> (usize, Option<String>) {
+    let parsed = pdtree_harness::parse_script(script.as_bytes()).expect("hand-minimal parses");
+    let limits = parsed.limits.unwrap_or_default();
+    let ops: Vec<Op> = parsed
+        .stmts
+        .into_iter()
+        .map(|s| match s {
+            pdtree_harness::Stmt::Op(op) => op,
+            other => panic!("no repeat in a hand-minimal script: {other}"),
+        })
+        .collect();
+    let make = |l| Faulty::new(Tree::with_limits(l), fault);
+    let signature = pdtree_harness::run_ops(limits, &ops, &make)
+        .err()
+        .map(|d| d.signature());
+    (ops.len(), signature)
+}
+
+/// The campaign finds `fault` and minimizes it to within one op of `hand_minimal`, the
+/// shortest reproducer of the same signature written by hand.
+fn finds(fault: Fault, hand_minimal: &str) {
     let r = against(fault);
     let Some(found) = &r.found else {
         panic!(
@@ -51,12 +73,13 @@ fn finds(fault: Fault) {
         );
     };
     eprintln!(
-        "{fault:?}: found at iteration {} ({} iterations run), {} ops minimized to {}: {}\n{}",
+        "{fault:?}: found at iteration {} ({} iterations run), {} ops minimized to {}: {}\n  {:?}\n{}",
         found.seed_or_iteration,
         r.iterations,
         found.original_ops,
         found.minimized.len(),
         found.minimized_divergence.signature(),
+        found.limits,
         script(&found.minimized)
     );
     assert!(
@@ -67,6 +90,18 @@ fn finds(fault: Fault) {
     assert!(
         found.minimized.len() <= MAX_MINIMIZED,
         "{fault:?}: minimized reproducer has {} ops (max {MAX_MINIMIZED}):\n{}",
+        found.minimized.len(),
+        script(&found.minimized)
+    );
+    let (hand_ops, hand_signature) = signature_of(fault, hand_minimal);
+    assert_eq!(
+        hand_signature.as_deref(),
+        Some(found.minimized_divergence.signature().as_str()),
+        "{fault:?}: the hand-minimal reproducer shows another divergence"
+    );
+    assert!(
+        found.minimized.len() <= hand_ops + 1,
+        "{fault:?}: minimized to {} ops, the hand-minimal has {hand_ops}:\n{}",
         found.minimized.len(),
         script(&found.minimized)
     );
@@ -83,37 +118,58 @@ fn finds(fault: Fault) {
 
 #[test]
 fn finds_readdir_resumes_by_index() {
-    finds(Fault::ReaddirResumesByIndex);
+    finds(
+        Fault::ReaddirResumesByIndex,
+        "opendir 0 \"/\"\nseek 0 3\nreadpage 0 1\nmkdir \"/a\"\nreadpage 0 1\n",
+    );
 }
 
 #[test]
 fn finds_nlink_not_updated_by_remove_subtree() {
-    finds(Fault::NlinkNotUpdatedByRemoveSubtree);
+    finds(
+        Fault::NlinkNotUpdatedByRemoveSubtree,
+        "mkdir \"/a\"\nmkdir \"/a/a\"\nremove_subtree \"/a/a\"\nlookup_at 1 \"a\"\n",
+    );
 }
 
 #[test]
 fn finds_duplicate_row_accepted() {
-    finds(Fault::DuplicateRowAccepted);
+    finds(
+        Fault::DuplicateRowAccepted,
+        "register \"/a\" [f \"a\" \"\", f \"a\" \"\"]\n",
+    );
 }
 
 #[test]
 fn finds_remove_non_empty_detaches() {
-    finds(Fault::RemoveNonEmptyDetaches);
+    finds(
+        Fault::RemoveNonEmptyDetaches,
+        "mkdir \"/a\"\nmkdir \"/a/a\"\nremove \"/a\"\n",
+    );
 }
 
 #[test]
 fn finds_remove_subtree_partial() {
-    finds(Fault::RemoveSubtreePartial);
+    finds(
+        Fault::RemoveSubtreePartial,
+        "register \"/\" [d \"a\"]\nmkdir \"/a/a\"\nremove_subtree \"/a\"\n",
+    );
 }
 
 #[test]
 fn finds_listing_cache_kept_on_removal() {
-    finds(Fault::ListingCacheKeptOnRemoval);
+    finds(
+        Fault::ListingCacheKeptOnRemoval,
+        "create \"/a\" \"\"\nlisting \"/b\"\nopen 0 \"/b\"\nread 0\nremove \"/a\"\nread 0\n",
+    );
 }
 
 #[test]
 fn finds_failed_create_replaces() {
-    finds(Fault::FailedCreateReplaces);
+    finds(
+        Fault::FailedCreateReplaces,
+        "limits max_entries=2\ncreate \"/a\" \"\"\nopen 0 \"/a\"\ncreate \"/a\" \"\"\n",
+    );
 }
 
 /// A failed op that changes the tree without moving a counter is caught at that op by the

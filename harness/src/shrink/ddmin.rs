@@ -3,7 +3,10 @@
 
 use pdtree::PseudoFs;
 
+use std::ops::Range;
+
 use crate::lang::op::Op;
+use crate::shrink::renumber::renumber;
 use crate::shrink::Trial;
 
 pub(crate) fn ddmin<A: PseudoFs>(t: &mut Trial<'_, A>, mut cur: Vec<Op>) -> Vec<Op> {
@@ -18,9 +21,7 @@ pub(crate) fn ddmin<A: PseudoFs>(t: &mut Trial<'_, A>, mut cur: Vec<Op>) -> Vec<
         let mut start = 0;
         while start < len {
             let end = (start + chunk).min(len);
-            let mut cand = cur[..start].to_vec();
-            cand.extend_from_slice(&cur[end..]);
-            if t.fails(&cand) {
+            if let Some(cand) = without(t, &cur, start..end) {
                 cur = cand;
                 n = (n - 1).max(2);
                 reduced = true;
@@ -36,4 +37,18 @@ pub(crate) fn ddmin<A: PseudoFs>(t: &mut Trial<'_, A>, mut cur: Vec<Op>) -> Vec<
         }
     }
     cur
+}
+
+/// `cur` without the ops in `drop`, if that still fails: first with the later ops' header ids
+/// and inode numbers renumbered (see [`renumber`]), then, if renumbering changed anything,
+/// as they are.
+fn without<A: PseudoFs>(t: &mut Trial<'_, A>, cur: &[Op], drop: Range<usize>) -> Option<Vec<Op>> {
+    let keep: Vec<bool> = (0..cur.len()).map(|i| !drop.contains(&i)).collect();
+    let renumbered = renumber(t.limits, cur, &keep);
+    if t.fails(&renumbered) {
+        return Some(renumbered);
+    }
+    let mut plain = cur[..drop.start].to_vec();
+    plain.extend_from_slice(&cur[drop.end..]);
+    (plain != renumbered && t.fails(&plain)).then_some(plain)
 }

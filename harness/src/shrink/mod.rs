@@ -33,7 +33,9 @@
 //! ```
 
 mod ddmin;
+mod limits;
 mod rename;
+mod renumber;
 mod simplify;
 
 pub use simplify::simpler_variants;
@@ -83,6 +85,13 @@ fn shrink<A: PseudoFs>(t: &mut Trial<'_, A>, ops: &[Op], d: &Divergence) -> Vec<
     ddmin(t, cur)
 }
 
+/// ddmin, then per-op simplification, then ddmin again: the ops under new limits.
+fn reshrink<A: PseudoFs>(t: &mut Trial<'_, A>, ops: Vec<Op>) -> Vec<Op> {
+    let ops = ddmin(t, ops);
+    let ops = simplify_ops(t, ops);
+    ddmin(t, ops)
+}
+
 /// Shrinks `ops` (which diverge as `d` with `limits`) to a smaller sequence with the same
 /// signature. Returns `ops` unchanged if they do not reproduce `d`'s signature.
 pub fn minimize<A: PseudoFs>(
@@ -100,8 +109,10 @@ pub fn minimize<A: PseudoFs>(
     shrink(&mut t, ops, d)
 }
 
-/// [`minimize`], then each limit put back to its default where the signature survives, and
-/// the ops shrunk once more under those limits. Returns the limits and ops.
+/// [`minimize`], then the limits made as plain as the case allows (each put back to its
+/// default where the signature survives; then each lowered to the smallest value that keeps
+/// the signature, where that lets the ops shrink further), and the ops shrunk once more
+/// under the final limits. Returns the limits and ops.
 pub fn minimize_case<A: PseudoFs>(
     limits: Limits,
     ops: &[Op],
@@ -115,32 +126,12 @@ pub fn minimize_case<A: PseudoFs>(
         trials: 0,
     };
     let ops = shrink(&mut t, ops, d);
-    let def = Limits::default();
-    let tries: [fn(&mut Limits, &Limits); 4] = [
-        |l, d| l.max_entries = d.max_entries,
-        |l, d| l.max_content = d.max_content,
-        |l, d| l.max_table_rows = d.max_table_rows,
-        |l, d| l.max_readdir = d.max_readdir,
-    ];
-    let mut changed = false;
-    for f in tries {
-        let mut l = t.limits;
-        f(&mut l, &def);
-        if l != t.limits {
-            let saved = t.limits;
-            t.limits = l;
-            if t.fails(&ops) {
-                changed = true;
-            } else {
-                t.limits = saved;
-            }
-        }
-    }
-    if changed {
+    let ops = if limits::restore_defaults(&mut t, &ops) {
         let ops = simplify_ops(&mut t, ops);
-        let ops = ddmin(&mut t, ops);
-        (t.limits, ops)
+        ddmin(&mut t, ops)
     } else {
-        (t.limits, ops)
-    }
+        ops
+    };
+    let ops = limits::lower(&mut t, ops);
+    (t.limits, ops)
 }

@@ -85,6 +85,26 @@ pub fn simpler_variants(op: &Op) -> Vec<Op> {
     out
 }
 
+/// The op as a simpler kind, simplest first: a creation or table as `mkdir` (a file as
+/// `create` first), `remove_subtree` as `remove`.
+pub(crate) fn simpler_kinds(op: &Op) -> Vec<Op> {
+    let mkdir = |path: &[u8]| Op::Mkdir {
+        path: path.to_vec(),
+    };
+    let create = |path: &[u8], content: &[u8]| Op::Create {
+        path: path.to_vec(),
+        content: content.to_vec(),
+    };
+    match op {
+        Op::Create { path, .. } => vec![mkdir(path)],
+        Op::Symlink { path, target } => vec![mkdir(path), create(path, target)],
+        Op::Listing { path } => vec![mkdir(path), create(path, b"")],
+        Op::Register { dir, .. } => vec![mkdir(dir)],
+        Op::RemoveSubtree { path } => vec![Op::Remove { path: path.clone() }],
+        _ => Vec::new(),
+    }
+}
+
 /// A simpler value for one field.
 enum Value {
     Bytes(Vec<u8>),
@@ -169,7 +189,8 @@ pub(crate) fn simplify_ops<A: PseudoFs>(t: &mut Trial<'_, A>, mut ops: Vec<Op>) 
         let mut changed = false;
         for i in 0..ops.len() {
             'again: loop {
-                for c in simpler_variants(&ops[i]) {
+                let kinds = simpler_kinds(&ops[i]);
+                for c in kinds.into_iter().chain(simpler_variants(&ops[i])) {
                     let mut cand = ops.clone();
                     cand[i] = c;
                     if t.fails(&cand) {
