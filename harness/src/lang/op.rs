@@ -23,6 +23,17 @@
 //!
 //! Handle slots and cursor slots are separate tables of [`SLOTS`] entries each.
 //!
+//! ## Adding an op
+//!
+//! 1. A line in the op table below (`op_table!`): variant, keyword, whether its trait method
+//!    takes `&mut self`, its fields with their [`Role`]s. The parser, the printer, the
+//!    minimizer, the counts and the quickcheck generator follow from it.
+//! 2. An arm in [`Runner::apply`](crate::lang::runner::Runner::apply).
+//! 3. An arm in the generator's `op_of` (`gen/mod.rs`), and what its outcome teaches the
+//!    generator's model, if anything.
+//!
+//! `harness/tests/op_kinds.rs` fails for a kind that misses a stage.
+//!
 //! ```
 //! use pdtree_harness::Op;
 //! let op = Op::Create { path: b"/net/dev".to_vec(), content: b"eth0\n".to_vec() };
