@@ -345,6 +345,10 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         }
         self.summary.dump_hash = crate::check::divergence::fnv1a(db.as_bytes());
         self.summary.stats.inputs = 1;
+        let reach = &mut self.summary.stats.reach;
+        reach.longest_input = self.index as u64;
+        // Statistics only: a panic here is the reference's, and its dump just agreed.
+        let _ = catch(|| reach.observe_tree(self.b.tree()));
         Ok(self.summary)
     }
 }

@@ -33,6 +33,7 @@
 
 mod model;
 pub mod paths;
+mod reach;
 mod stats;
 mod swarm;
 
@@ -46,6 +47,7 @@ use pdtree_oracle::Oracle;
 use crate::lang::op::{Op, OpKind, Slot};
 use crate::lang::runner::{Outcome, Runner};
 use model::{join, Model};
+pub use reach::Reach;
 pub use stats::GenStats;
 pub use swarm::Swarm;
 

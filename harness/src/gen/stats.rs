@@ -4,13 +4,15 @@ use std::fmt;
 
 use pdtree::Errno;
 
+use crate::gen::reach::Reach;
 use crate::lang::op::{Op, OpKind};
 use crate::lang::runner::Outcome;
 
 /// Counts of generated and executed ops: per kind (succeeded / failed), per error, in total.
 ///
-/// Every field is a plain count, so merging is addition and the [`Display`](fmt::Display)
-/// table is identical for identical runs, whatever the order they were merged in.
+/// Every field is a plain count (merged by addition) or, in [`Reach`], a maximum (merged by
+/// taking the larger), so the [`Display`](fmt::Display) table is identical for identical
+/// runs, whatever the order they were merged in.
 ///
 /// ```
 /// use pdtree_harness::{GenStats, Op, Outcome};
@@ -33,6 +35,8 @@ pub struct GenStats {
     pub per_kind: [[u64; 2]; OpKind::COUNT],
     /// Per [`Errno::ALL`] index: how many ops failed with that error.
     pub errors: [u64; Errno::ALL.len()],
+    /// How deep the runs went (maxima, not counts).
+    pub reach: Reach,
 }
 
 impl GenStats {
@@ -40,6 +44,7 @@ impl GenStats {
     pub fn record(&mut self, op: &Op, outcome: &Outcome) {
         let k = op.kind() as usize;
         self.ops += 1;
+        self.reach.observe(outcome);
         if outcome.is_failure() {
             self.per_kind[k][1] += 1;
             if let Outcome::Err(e) = outcome {
@@ -65,6 +70,7 @@ impl GenStats {
         for (a, b) in self.errors.iter_mut().zip(&other.errors) {
             *a += b;
         }
+        self.reach.merge(&other.reach);
     }
 
     /// The share of ops that succeeded, in per mille (integer, so it prints identically).
@@ -91,7 +97,7 @@ impl GenStats {
     }
 }
 
-/// A Markdown table of ops per kind and of errors, then the totals.
+/// A Markdown table of ops per kind and of errors, then the totals and the reach.
 impl fmt::Display for GenStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let pm = |n: u64, d: u64| {
@@ -131,6 +137,7 @@ impl fmt::Display for GenStats {
             self.ops,
             self.ok,
             pm(self.ok, self.ops)
-        )
+        )?;
+        writeln!(f, "{}", self.reach)
     }
 }

@@ -1,0 +1,100 @@
+//! How deep a campaign went: the largest directory and the deepest chain its inputs left,
+//! the highest inode number, header id and handle id any op returned, the longest input.
+//! Shown in the campaign summary, so a user sees what was explored, not only how often.
+
+use std::fmt;
+
+use pdtree::{read_all, Kind, PseudoFs, ROOT_INO};
+
+use crate::lang::runner::Outcome;
+
+/// The deepest a run reached. Every field is a maximum, so merging takes maxima and the
+/// text is identical for identical runs, whatever the merge order.
+///
+/// ```
+/// use pdtree::{PseudoFs, Tree};
+/// use pdtree_harness::gen::Reach;
+/// let mut t = Tree::new();
+/// t.mkdir(b"/a").unwrap();
+/// t.create(b"/a/f", b"").unwrap();
+/// let mut r = Reach::default();
+/// r.observe_tree(&t);
+/// assert_eq!((r.largest_dir, r.deepest), (1, 2));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Reach {
+    /// The most children one directory held at the end of an input.
+    pub largest_dir: u64,
+    /// The most components of a path to an entry at the end of an input (the root is 0).
+    pub deepest: u64,
+    /// The highest inode number an op returned.
+    pub max_ino: u64,
+    /// The highest header id an op returned.
+    pub max_header: u64,
+    /// The highest handle id an op returned.
+    pub max_handle: u64,
+    /// The most ops one input ran.
+    pub longest_input: u64,
+}
+
+impl Reach {
+    /// Takes the numbers an outcome returned into account.
+    pub fn observe(&mut self, outcome: &Outcome) {
+        match outcome {
+            Outcome::Ino(n) | Outcome::Cursor(n) => self.max_ino = self.max_ino.max(*n),
+            Outcome::Stat(s) => self.max_ino = self.max_ino.max(s.ino),
+            Outcome::Header(h) => self.max_header = self.max_header.max(*h),
+            Outcome::Handle(h) => self.max_handle = self.max_handle.max(*h),
+            _ => {}
+        }
+    }
+
+    /// Takes a tree's shape into account: walks it through [`PseudoFs::readdir`], breadth
+    /// first, with its own page size limit.
+    pub fn observe_tree<T: PseudoFs>(&mut self, tree: &T) {
+        let page = tree.limits().max_readdir.max(1);
+        let mut level = vec![ROOT_INO];
+        let mut depth = 0;
+        while !level.is_empty() {
+            let mut next = Vec::new();
+            for dir in level {
+                let children = read_all(tree, dir, page).unwrap_or_default();
+                self.largest_dir = self.largest_dir.max(children.len() as u64);
+                let dirs = children.iter().filter(|e| e.kind == Kind::Dir);
+                next.extend(dirs.map(|e| e.ino));
+                if !children.is_empty() {
+                    self.deepest = self.deepest.max(depth + 1);
+                }
+            }
+            level = next;
+            depth += 1;
+        }
+    }
+
+    /// The maxima of both.
+    pub fn merge(&mut self, other: &Reach) {
+        self.largest_dir = self.largest_dir.max(other.largest_dir);
+        self.deepest = self.deepest.max(other.deepest);
+        self.max_ino = self.max_ino.max(other.max_ino);
+        self.max_header = self.max_header.max(other.max_header);
+        self.max_handle = self.max_handle.max(other.max_handle);
+        self.longest_input = self.longest_input.max(other.longest_input);
+    }
+}
+
+/// One line: `reach: largest directory N, deepest path D, highest inode I, header H, handle K,
+/// longest input L ops`.
+impl fmt::Display for Reach {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "reach: largest directory {}, deepest path {}, highest inode {}, header {}, handle {}, longest input {} ops",
+            self.largest_dir,
+            self.deepest,
+            self.max_ino,
+            self.max_header,
+            self.max_handle,
+            self.longest_input
+        )
+    }
+}
