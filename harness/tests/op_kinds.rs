@@ -25,6 +25,7 @@ fn sample(kind: OpKind) -> Op {
             FieldMut::Header(n) => *n = 2,
             FieldMut::PageSize(n) => *n = 4,
             FieldMut::Slot(n) => *n = 3,
+            FieldMut::Count(n) => *n = 4,
         }
     }
     op

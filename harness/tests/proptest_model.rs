@@ -215,6 +215,8 @@ impl ReferenceStateMachine for Reference {
             1 => (slot(), 0u64..16).prop_map(|(slot, pos)| Op::Seek { slot, pos }),
             1 => slot().prop_map(|slot| Op::Rewind { slot }),
             1 => Just(Op::Dump),
+            1 => (existing_path(s), prop_oneof![3 => 1usize..8, 1 => 250usize..300])
+                .prop_map(|(dir, count)| Op::Bulk { dir, prefix: b"n".to_vec(), count }),
         ]
         .boxed()
     }

@@ -120,7 +120,7 @@ fn finds(fault: Fault, hand_minimal: &str) {
 fn finds_readdir_resumes_by_index() {
     finds(
         Fault::ReaddirResumesByIndex,
-        "opendir 0 \"/\"\nseek 0 3\nreadpage 0 1\nmkdir \"/a\"\nreadpage 0 1\n",
+        "mkdir \"/a\"\nmkdir \"/b\"\nmkdir \"/c\"\nopendir 0 \"/\"\nreadpage 0 1\nremove \"/a\"\nreadpage 0 1\n",
     );
 }
 
@@ -136,7 +136,7 @@ fn finds_nlink_not_updated_by_remove_subtree() {
 fn finds_duplicate_row_accepted() {
     finds(
         Fault::DuplicateRowAccepted,
-        "register \"/a\" [f \"a\" \"\", f \"a\" \"\"]\n",
+        "limits max_table_rows=2\nregister \"/a\" [d \"a\", d \"a\", d \"\"]\n",
     );
 }
 
@@ -152,7 +152,7 @@ fn finds_remove_non_empty_detaches() {
 fn finds_remove_subtree_partial() {
     finds(
         Fault::RemoveSubtreePartial,
-        "register \"/\" [d \"a\"]\nmkdir \"/a/a\"\nremove_subtree \"/a\"\n",
+        "mkdir \"/a\"\ncreate \"/a/f\" \"\"\nopen 0 \"/a/f\"\nmkdir \"/a/z\"\nmark_permanent \"/a/z\"\nremove_subtree \"/a\"\n",
     );
 }
 
@@ -160,7 +160,7 @@ fn finds_remove_subtree_partial() {
 fn finds_listing_cache_kept_on_removal() {
     finds(
         Fault::ListingCacheKeptOnRemoval,
-        "create \"/a\" \"\"\nlisting \"/b\"\nopen 0 \"/b\"\nread 0\nremove \"/a\"\nread 0\n",
+        "listing \"/a\"\nopen 0 \"/a\"\nmkdir \"/b\"\nread 0\nremove \"/b\"\nread 0\n",
     );
 }
 
@@ -168,8 +168,14 @@ fn finds_listing_cache_kept_on_removal() {
 fn finds_failed_create_replaces() {
     finds(
         Fault::FailedCreateReplaces,
-        "limits max_entries=2\ncreate \"/a\" \"\"\nopen 0 \"/a\"\ncreate \"/a\" \"\"\n",
+        "create \"/a\" \"\"\ncreate \"/a\" \"\"\n",
     );
+}
+
+/// A deep bug: it needs a directory of 256 children, which only `bulk` reaches.
+#[test]
+fn finds_dir_size_is_u8() {
+    finds(Fault::DirSizeIsU8, "bulk \"/\" \"n\" 256\nstat \"/\"\n");
 }
 
 /// A failed op that changes the tree without moving a counter is caught at that op by the
@@ -229,6 +235,7 @@ fn every_fault_has_a_test(f: Fault) -> fn() {
         Fault::RemoveSubtreePartial => finds_remove_subtree_partial,
         Fault::ListingCacheKeptOnRemoval => finds_listing_cache_kept_on_removal,
         Fault::FailedCreateReplaces => finds_failed_create_replaces,
+        Fault::DirSizeIsU8 => finds_dir_size_is_u8,
     }
 }
 

@@ -487,7 +487,7 @@ impl Oracle {
     }
 
     /// §8.1 for one directory: children strictly ascending by inode (so the list cannot loop
-    /// back on itself), names unique, parent links right. Returns the children.
+    /// back on itself), parent links right, names unique. Returns the children.
     fn check_child_list(&self, i: usize) -> Result<Vec<usize>, InvariantViolation> {
         let n = self.node(i);
         let mut seen: Vec<usize> = Vec::new();
@@ -506,12 +506,15 @@ impl Oracle {
                     return Oracle::violation(1, detail);
                 }
             }
-            if seen.iter().any(|&s| self.node(s).name == cn.name) {
-                let detail = format!("ino {}: name {} twice", n.ino, escape(&cn.name));
-                return Oracle::violation(1, detail);
-            }
             seen.push(c);
             cur = cn.next_sibling;
+        }
+        // Names unique: sorted, no two neighbours equal.
+        let mut names: Vec<&Bytes> = seen.iter().map(|&c| &self.node(c).name).collect();
+        names.sort();
+        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+            let detail = format!("ino {}: name {} twice", n.ino, escape(w[0]));
+            return Oracle::violation(1, detail);
         }
         Ok(seen)
     }
@@ -519,15 +522,17 @@ impl Oracle {
     /// §8.3 and §8.6: every allocated entry is reachable, or removed and held open; every
     /// permanent entry is reachable; inode numbers are unique and already handed out.
     fn check_allocation(&self, reachable: &[bool]) -> Result<(), InvariantViolation> {
+        // Inode numbers unique: sorted, no two neighbours equal.
+        let mut inos: Vec<Ino> = self.nodes.iter().flatten().map(|n| n.ino).collect();
+        inos.sort_unstable();
+        if let Some(w) = inos.windows(2).find(|w| w[0] == w[1]) {
+            return Oracle::violation(4, format!("ino {} allocated twice", w[0]));
+        }
         let (mut live, mut held) = (0u64, 0u64);
         for (i, slot) in self.nodes.iter().enumerate() {
             let Some(n) = slot else { continue };
             if n.ino >= self.next_ino {
                 return Oracle::violation(3, format!("ino {} not yet handed out", n.ino));
-            }
-            let twice = self.nodes[..i].iter().flatten().any(|m| m.ino == n.ino);
-            if twice {
-                return Oracle::violation(4, format!("ino {} allocated twice", n.ino));
             }
             let refs = self
                 .handles

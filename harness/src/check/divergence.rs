@@ -324,6 +324,10 @@ fn outcome_class(o: &Outcome) -> String {
         Outcome::Page(_) => "ok page".into(),
         Outcome::Stats(_) => "ok stats".into(),
         Outcome::Removed(_) => "ok removed".into(),
+        Outcome::Bulk { stopped: None, .. } => "ok bulk".into(),
+        Outcome::Bulk {
+            stopped: Some(e), ..
+        } => format!("ok bulk then err {e}"),
         Outcome::Dump(_) => "dump".into(),
         Outcome::Repeat { .. } => "repeat".into(),
     }

@@ -49,11 +49,15 @@ pub enum Fault {
     /// new one (new inode, the given content): a failed op that changed the tree, and that
     /// only the before/after dump shows (no counter moves).
     FailedCreateReplaces,
+    /// A directory's size (its child count) is kept in 8 bits, the counter a kernel reviewer
+    /// refused to see shrunk: `stat` of a directory of 256 children says 0. Only a large
+    /// directory shows it.
+    DirSizeIsU8,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Fault; 7] = [
+    pub const ALL: [Fault; 8] = [
         Fault::ReaddirResumesByIndex,
         Fault::NlinkNotUpdatedByRemoveSubtree,
         Fault::DuplicateRowAccepted,
@@ -61,6 +65,7 @@ impl Fault {
         Fault::RemoveSubtreePartial,
         Fault::ListingCacheKeptOnRemoval,
         Fault::FailedCreateReplaces,
+        Fault::DirSizeIsU8,
     ];
 
     /// The kebab-case name the `pdtree` command takes (`--fault NAME`).
@@ -79,6 +84,7 @@ impl Fault {
             Fault::RemoveSubtreePartial => "remove-subtree-partial",
             Fault::ListingCacheKeptOnRemoval => "listing-cache-kept-on-removal",
             Fault::FailedCreateReplaces => "failed-create-replaces",
+            Fault::DirSizeIsU8 => "dir-size-is-u8",
         }
     }
 
@@ -134,6 +140,9 @@ impl<T: PseudoFs> Faulty<T> {
     fn patch_stat(&self, mut st: Stat) -> Stat {
         if st.kind == Kind::Dir {
             st.nlink += self.stale_nlink.get(&st.ino).copied().unwrap_or(0);
+            if self.fault == Fault::DirSizeIsU8 {
+                st.size %= 256;
+            }
         }
         st
     }

@@ -60,6 +60,13 @@ pub const NAME_POOL: [&[u8]; 6] = [b"a", b"b", b"c", b"net", b"eth0", b"conf"];
 /// Extra names register rows may use, so a table can have up to 8 distinct rows.
 const ROW_EXTRA: [&[u8]; 2] = [b"mtu", b"forwarding"];
 
+/// The name prefixes of bulk ops: `eth` collides with the pool's `eth0` at index 0, the
+/// others make names of their own family.
+const BULK_PREFIXES: [&[u8]; 3] = [b"eth", b"if", b"n"];
+
+/// The largest bulk count the generator makes.
+pub const MAX_BULK_GENERATED: usize = 300;
+
 /// Handle slots the generator uses (`0..HANDLE_SLOTS`): few, so slots get reused.
 pub const HANDLE_SLOTS: Slot = 6;
 
@@ -449,6 +456,29 @@ impl<'a> Generator<'a> {
             },
             OpKind::Check => Op::Check,
             OpKind::Dump => Op::Dump,
+            OpKind::Bulk => Op::Bulk {
+                dir: self.existing_path(Some(true)),
+                prefix: self.prefix(),
+                count: self.bulk_count(),
+            },
+        }
+    }
+
+    /// A bulk op's name prefix: mostly from [`BULK_PREFIXES`], rarely an edge name.
+    fn prefix(&mut self) -> Vec<u8> {
+        if self.chance(1, 40) {
+            return self.edge_name();
+        }
+        let i = self.int(0, BULK_PREFIXES.len() as u64 - 1) as usize;
+        BULK_PREFIXES[i].to_vec()
+    }
+
+    /// How many files a bulk op makes: mostly a page or two, sometimes a few hundred (the
+    /// oracle's checks are quadratic in a directory's size, so no more).
+    fn bulk_count(&mut self) -> usize {
+        match self.int(0, 9) {
+            0..=6 => self.int(1, 32) as usize,
+            _ => self.int(33, MAX_BULK_GENERATED as u64) as usize,
         }
     }
 

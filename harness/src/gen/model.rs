@@ -98,6 +98,9 @@ impl Model {
             (Op::Close { slot }, Outcome::Unit) => {
                 self.open_slots.remove(slot);
             }
+            (Op::Bulk { dir, prefix, .. }, Outcome::Bulk { made, .. }) => {
+                self.bulk_made(dir, prefix, *made)
+            }
             (_, Outcome::Err(Errno::ENOENT)) => self.forget_missing(op),
             _ => {}
         }
@@ -144,6 +147,18 @@ impl Model {
             for p in paths {
                 self.forget(&p, true);
             }
+        }
+    }
+
+    /// A bulk op's first few files and its last one now exist (not all of them: the model's
+    /// picks would then land mostly on bulk files).
+    fn bulk_made(&mut self, dir: &[u8], prefix: &[u8], made: u64) {
+        let d = norm(dir);
+        let some = (0..made.min(4)).chain(made.checked_sub(1));
+        for i in some {
+            let mut name = prefix.to_vec();
+            name.extend_from_slice(i.to_string().as_bytes());
+            self.files.insert(join(&d, &name));
         }
     }
 

@@ -81,6 +81,8 @@ pub enum Role {
     PageSize,
     /// A handle or cursor slot.
     Slot,
+    /// How many entries a bulk op makes (at most [`MAX_BULK`]).
+    Count,
 }
 
 /// One field of an op, borrowed, tagged with its [`Role`].
@@ -97,6 +99,7 @@ pub enum Field<'a> {
     Header(HeaderId),
     PageSize(usize),
     Slot(Slot),
+    Count(usize),
 }
 
 impl Field<'_> {
@@ -113,6 +116,7 @@ impl Field<'_> {
             Field::Header(_) => Role::Header,
             Field::PageSize(_) => Role::PageSize,
             Field::Slot(_) => Role::Slot,
+            Field::Count(_) => Role::Count,
         }
     }
 }
@@ -131,6 +135,7 @@ pub enum FieldMut<'a> {
     Header(&'a mut HeaderId),
     PageSize(&'a mut usize),
     Slot(&'a mut Slot),
+    Count(&'a mut usize),
 }
 
 /// The Rust type of a field with a given role.
@@ -145,6 +150,7 @@ macro_rules! role_type {
     (Header) => { HeaderId };
     (PageSize) => { usize };
     (Slot) => { Slot };
+    (Count) => { usize };
 }
 
 /// The op table: each line defines one [`Op`] variant, its [`OpKind`], its script keyword,
@@ -425,7 +431,22 @@ op_table! {
     Check = "check", mutates: false,
     /// `dump` — the canonical dump.
     Dump = "dump", mutates: false,
+    /// `bulk DIR PREFIX N` — create the empty files `DIR/PREFIX0` … `DIR/PREFIX<N-1>`, in
+    /// order, stopping at the first that fails: a large directory from one op. Its outcome
+    /// (`ok bulk K` or `ok bulk K then err E`) is never a failure, since the files before the
+    /// failing one stay.
+    Bulk = "bulk", mutates: true {
+        /// The directory.
+        dir: Path,
+        /// The names' common prefix.
+        prefix: Name,
+        /// How many files.
+        count: Count,
+    },
 }
+
+/// The most files one `bulk` op makes (a larger count is a parse error).
+pub const MAX_BULK: usize = 100_000;
 
 impl Op {
     /// The script keyword of this operation.
@@ -535,7 +556,7 @@ impl fmt::Display for Op {
                 }
                 Field::Rows(rows) => write_rows(f, rows)?,
                 Field::Ino(n) | Field::Pos(n) | Field::Header(n) => write!(f, "{n}")?,
-                Field::PageSize(n) => write!(f, "{n}")?,
+                Field::PageSize(n) | Field::Count(n) => write!(f, "{n}")?,
                 Field::Slot(n) => write!(f, "{n}")?,
             }
         }

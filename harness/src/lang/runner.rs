@@ -17,6 +17,7 @@
 //! | `stats` | `ok stats live=2 allocated=2 headers=0 handles=0` | — |
 //! | `check` | `ok` | `violation 2: detail` |
 //! | `dump` | `dump` then one `\| line` per dump line | — |
+//! | `bulk` | `ok bulk 5`, or `ok bulk 3 then err ENOSPC` when the fourth file failed | — |
 //! | `repeat N op` | `repeat ok=N err=M`, then `; first err #I: <outcome>` if any iteration failed, then `; last: <outcome>` if N > 0 | |
 //!
 //! In the page text each entry is `<ino> <kind letter> <quoted name>`. In a `repeat` summary
@@ -76,6 +77,14 @@ pub enum Outcome {
     Violation(InvariantViolation),
     /// The canonical dump text, verbatim.
     Dump(String),
+    /// What a `bulk` op did: how many files it made, and the error that stopped it, if any.
+    /// Not a failure: the files before the error stay.
+    Bulk {
+        /// Files made.
+        made: u64,
+        /// The error of the first file that could not be made.
+        stopped: Option<Errno>,
+    },
     /// The summary of a `repeat` statement.
     Repeat {
         /// Iterations that did not fail.
@@ -147,6 +156,13 @@ impl fmt::Display for Outcome {
                 one_line(f, &v.detail)
             }
             Outcome::Dump(text) => write_dump(f, text),
+            Outcome::Bulk { made, stopped } => {
+                write!(f, "ok bulk {made}")?;
+                match stopped {
+                    Some(e) => write!(f, " then err {e}"),
+                    None => Ok(()),
+                }
+            }
             Outcome::Repeat {
                 ok,
                 err,
@@ -163,6 +179,30 @@ impl fmt::Display for Outcome {
                 Ok(())
             }
         }
+    }
+}
+
+/// Creates `dir/prefix0` … in order until one fails.
+fn bulk<T: PseudoFs>(t: &mut T, dir: &[u8], prefix: &[u8], count: usize) -> Outcome {
+    let mut path = dir.to_vec();
+    if path.last() != Some(&b'/') {
+        path.push(b'/');
+    }
+    path.extend_from_slice(prefix);
+    let stem = path.len();
+    for i in 0..count {
+        path.truncate(stem);
+        path.extend_from_slice(i.to_string().as_bytes());
+        if let Err(e) = t.create(&path, b"") {
+            return Outcome::Bulk {
+                made: i as u64,
+                stopped: Some(e),
+            };
+        }
+    }
+    Outcome::Bulk {
+        made: count as u64,
+        stopped: None,
     }
 }
 
@@ -331,6 +371,7 @@ impl<T: PseudoFs> Runner<T> {
                 Err(v) => Outcome::Violation(v),
             },
             Op::Dump => Outcome::Dump(t.dump()),
+            Op::Bulk { dir, prefix, count } => bulk(t, dir, prefix, *count),
         }
     }
 

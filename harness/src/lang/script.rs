@@ -17,10 +17,11 @@
 //!           | "remove" STR       | "remove_subtree" STR | "mark_permanent" STR
 //!           | "open" SLOT STR    | "read" SLOT        | "close" SLOT      | "stats"
 //!           | "opendir" SLOT STR | "readpage" SLOT NUMBER | "seek" SLOT NUMBER | "rewind" SLOT
-//!           | "check"            | "dump"
+//!           | "check"            | "dump"             | "bulk" STR STR COUNT
 //! row       = "f" STR STR | "d" STR                        (file name+content, dir name)
 //! NUMBER    = decimal digits, fitting u64 (usize for page sizes)
 //! SLOT      = NUMBER in 0..=15
+//! COUNT     = NUMBER in 0..=100000
 //! STR       = '"' { raw | escape } '"'
 //! raw       = any byte >= 0x20 except 0x7f, '"' and '\'
 //! escape    = '\\' | '\"' | '\n' | '\t' | '\0' | '\x' HEX HEX
@@ -59,7 +60,7 @@ use std::fmt;
 
 use pdtree::{Limits, Row, RowKind};
 
-use crate::lang::op::{FieldMut, Op, OpKind, Slot, MAX_SLOT};
+use crate::lang::op::{FieldMut, Op, OpKind, Slot, MAX_BULK, MAX_SLOT};
 
 /// The largest repeat count accepted (a larger one is a parse error, so fuzzed scripts stay
 /// bounded).
@@ -397,6 +398,18 @@ impl<'a> Cursor<'a> {
         usize::try_from(n).map_err(|_| self.err_col(start, format!("{what} is too large")))
     }
 
+    fn bulk_count(&mut self) -> Result<usize, ParseError> {
+        let start = self.pos;
+        let n = self.usize_number("a count")?;
+        if n > MAX_BULK {
+            return Err(self.err_col(
+                start,
+                format!("bulk count {n} is over the limit {MAX_BULK}"),
+            ));
+        }
+        Ok(n)
+    }
+
     fn slot(&mut self) -> Result<Slot, ParseError> {
         let start = self.pos;
         let n = self.number("a slot number")?;
@@ -549,6 +562,7 @@ impl<'a> Cursor<'a> {
             FieldMut::Header(n) => *n = self.number("a header id")?,
             FieldMut::PageSize(n) => *n = self.usize_number("a page size")?,
             FieldMut::Slot(n) => *n = self.slot()?,
+            FieldMut::Count(n) => *n = self.bulk_count()?,
         }
         Ok(())
     }

@@ -121,7 +121,7 @@ impl Value {
             ) => *b = v,
             (Value::Rows(v), FieldMut::Rows(r)) => *r = v,
             (Value::Num(n), FieldMut::Ino(x) | FieldMut::Pos(x) | FieldMut::Header(x)) => *x = n,
-            (Value::Num(n), FieldMut::PageSize(x)) => *x = n as usize,
+            (Value::Num(n), FieldMut::PageSize(x) | FieldMut::Count(x)) => *x = n as usize,
             (Value::Num(n), FieldMut::Slot(x)) => *x = n as u8,
             _ => {}
         }
@@ -137,7 +137,7 @@ fn simpler_values(field: Field<'_>) -> Vec<Value> {
         Field::Data(d) => bytes(simpler_bytes(d)),
         Field::Rows(rows) => simpler_rows(rows).into_iter().map(Value::Rows).collect(),
         Field::Ino(n) | Field::Pos(n) | Field::Header(n) => nums(simpler_num(n)),
-        Field::PageSize(n) => nums(simpler_num(n as u64)),
+        Field::PageSize(n) | Field::Count(n) => nums(simpler_num(n as u64)),
         Field::Slot(s) if s != 0 => vec![Value::Num(0)],
         Field::Slot(_) => Vec::new(),
     }
