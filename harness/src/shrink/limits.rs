@@ -75,6 +75,66 @@ pub(crate) fn lower<A: PseudoFs>(t: &mut Trial<'_, A>, mut ops: Vec<Op>) -> Vec<
     ops
 }
 
+/// Shrinks every table over the row limit together with the limit: removing a chunk of `k`
+/// rows also lowers `max_table_rows` by `k`, so an `E2BIG` case keeps its one row too many
+/// while its table goes from a thousand rows to the few that matter (chunks halve down to
+/// single rows, as in ddmin).
+pub(crate) fn shrink_oversized_tables<A: PseudoFs>(
+    t: &mut Trial<'_, A>,
+    mut ops: Vec<Op>,
+) -> Vec<Op> {
+    for i in 0..ops.len() {
+        let mut chunk = table_rows(&ops[i]).saturating_sub(1).max(1);
+        while chunk >= 1 && table_rows(&ops[i]) > t.limits.max_table_rows {
+            if !drop_rows_in_chunks(t, &mut ops, i, chunk) {
+                chunk /= 2;
+            }
+        }
+    }
+    ops
+}
+
+/// One pass over op `i`'s rows in chunks of `chunk`, keeping each removal (and the lowered
+/// limit) that still fails. Whether any was kept.
+fn drop_rows_in_chunks<A: PseudoFs>(
+    t: &mut Trial<'_, A>,
+    ops: &mut [Op],
+    i: usize,
+    chunk: usize,
+) -> bool {
+    let mut kept = false;
+    let mut start = 0;
+    while start < table_rows(&ops[i]) && chunk <= t.limits.max_table_rows {
+        let Op::Register { dir, rows } = &ops[i] else {
+            return kept;
+        };
+        let end = (start + chunk).min(rows.len());
+        let mut fewer = rows.clone();
+        fewer.drain(start..end);
+        let cand_op = Op::Register {
+            dir: dir.clone(),
+            rows: fewer,
+        };
+        let saved = (t.limits, ops[i].clone());
+        t.limits.max_table_rows -= end - start;
+        ops[i] = cand_op;
+        if t.fails(ops) {
+            kept = true;
+        } else {
+            (t.limits, ops[i]) = saved;
+            start = end;
+        }
+    }
+    kept
+}
+
+fn table_rows(op: &Op) -> usize {
+    match op {
+        Op::Register { rows, .. } => rows.len(),
+        _ => 0,
+    }
+}
+
 /// The values to try below `current`, ascending, none below the floor: the floor, powers of
 /// two, `current - 1`.
 fn candidates(floor: u64, current: u64) -> Vec<u64> {

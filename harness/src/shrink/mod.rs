@@ -109,10 +109,11 @@ pub fn minimize<A: PseudoFs>(
     shrink(&mut t, ops, d)
 }
 
-/// [`minimize`], then the limits made as plain as the case allows (each put back to its
-/// default where the signature survives; then each lowered to the smallest value that keeps
-/// the signature, where that lets the ops shrink further), and the ops shrunk once more
-/// under the final limits. Returns the limits and ops.
+/// [`minimize`], then the limits made as plain as the case allows: each put back to its
+/// default where the signature survives; tables over the row limit shrunk together with the
+/// limit; then each limit lowered to the smallest value that keeps the signature, where that
+/// lets the ops shrink further, and the ops shrunk once more under it. Returns the limits
+/// and ops.
 pub fn minimize_case<A: PseudoFs>(
     limits: Limits,
     ops: &[Op],
@@ -132,6 +133,7 @@ pub fn minimize_case<A: PseudoFs>(
     } else {
         ops
     };
+    let ops = limits::shrink_oversized_tables(&mut t, ops);
     let ops = limits::lower(&mut t, ops);
     (t.limits, ops)
 }
