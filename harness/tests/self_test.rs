@@ -152,7 +152,7 @@ fn finds_remove_non_empty_detaches() {
 fn finds_remove_subtree_partial() {
     finds(
         Fault::RemoveSubtreePartial,
-        "mkdir \"/a\"\ncreate \"/a/f\" \"\"\nopen 0 \"/a/f\"\nmkdir \"/a/z\"\nmark_permanent \"/a/z\"\nremove_subtree \"/a\"\n",
+        "register \"/\" [d \"a\"]\nmkdir \"/a/a\"\nremove_subtree \"/a\"\n",
     );
 }
 

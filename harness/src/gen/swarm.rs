@@ -23,8 +23,8 @@ impl Swarm {
                 // Expensive or trivial kinds: on in 1 input of 8, weight 1.
                 OpKind::Check | OpKind::Dump | OpKind::Stats => u32::from(b % 8 == 0),
                 // A bulk op makes up to hundreds of entries, and every later op's checks
-                // walk them: on in 1 input of 4, weight 1.
-                OpKind::Bulk => u32::from(b % 4 == 0),
+                // walk them: on in 1 input of 8, weight 1.
+                OpKind::Bulk => u32::from(b % 8 == 1),
                 _ if b % 4 == 0 => 0,
                 // Kinds that build state weigh more, so the tree gets interesting.
                 OpKind::Mkdir | OpKind::Create | OpKind::Register => 3 + u32::from(b >> 2) % 8,
