@@ -178,6 +178,15 @@ fn finds_dir_size_is_u8() {
     finds(Fault::DirSizeIsU8, "bulk \"/\" \"n\" 256\nstat \"/\"\n");
 }
 
+/// A deep bug: a resume inside a directory of more than 128 children.
+#[test]
+fn finds_large_dir_resume_skips_one() {
+    finds(
+        Fault::LargeDirResumeSkipsOne,
+        "bulk \"/\" \"n\" 129\nreaddir 1 3 1\n",
+    );
+}
+
 /// A failed op that changes the tree without moving a counter is caught at that op by the
 /// before/after proof, on either side: A by its dump, B by its structural copy.
 #[test]
@@ -236,6 +245,7 @@ fn every_fault_has_a_test(f: Fault) -> fn() {
         Fault::ListingCacheKeptOnRemoval => finds_listing_cache_kept_on_removal,
         Fault::FailedCreateReplaces => finds_failed_create_replaces,
         Fault::DirSizeIsU8 => finds_dir_size_is_u8,
+        Fault::LargeDirResumeSkipsOne => finds_large_dir_resume_skips_one,
     }
 }
 

@@ -53,11 +53,15 @@ pub enum Fault {
     /// refused to see shrunk: `stat` of a directory of 256 children says 0. Only a large
     /// directory shows it.
     DirSizeIsU8,
+    /// In a directory of more than 128 children, a readdir that resumes inside it (a position
+    /// past the first child) starts one entry late: an off-by-one in a large-directory fast
+    /// path. The entry it skips is never returned to that scan.
+    LargeDirResumeSkipsOne,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Fault; 8] = [
+    pub const ALL: [Fault; 9] = [
         Fault::ReaddirResumesByIndex,
         Fault::NlinkNotUpdatedByRemoveSubtree,
         Fault::DuplicateRowAccepted,
@@ -66,6 +70,7 @@ impl Fault {
         Fault::ListingCacheKeptOnRemoval,
         Fault::FailedCreateReplaces,
         Fault::DirSizeIsU8,
+        Fault::LargeDirResumeSkipsOne,
     ];
 
     /// The kebab-case name the `pdtree` command takes (`--fault NAME`).
@@ -85,6 +90,7 @@ impl Fault {
             Fault::ListingCacheKeptOnRemoval => "listing-cache-kept-on-removal",
             Fault::FailedCreateReplaces => "failed-create-replaces",
             Fault::DirSizeIsU8 => "dir-size-is-u8",
+            Fault::LargeDirResumeSkipsOne => "large-dir-resume-skips-one",
         }
     }
 
@@ -145,6 +151,18 @@ impl<T: PseudoFs> Faulty<T> {
             }
         }
         st
+    }
+
+    /// LargeDirResumeSkipsOne: a resume inside a directory of over 128 children starts one
+    /// entry late.
+    fn large_dir_resume(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+        let page = self.inner.readdir(dir, pos, max)?;
+        let all = read_all(&self.inner, dir, self.inner.limits().max_readdir)?;
+        let inside = all.first().is_some_and(|f| pos > f.ino);
+        match page.entries.first() {
+            Some(e) if all.len() > 128 && inside => self.inner.readdir(dir, e.ino + 1, max),
+            _ => Ok(page),
+        }
     }
 
     fn parent_of(path: &[u8]) -> &[u8] {
@@ -225,6 +243,9 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+        if self.fault == Fault::LargeDirResumeSkipsOne {
+            return self.large_dir_resume(dir, pos, max);
+        }
         if self.fault != Fault::ReaddirResumesByIndex {
             return self.inner.readdir(dir, pos, max);
         }
