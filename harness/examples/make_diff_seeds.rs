@@ -23,14 +23,13 @@
 //! `cov-NNN-ITERATION`, `fault-NAME` and `state-ITERATION`.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pdtree::{PseudoFs, Tree};
 use pdtree_harness::campaign::{self, iteration_input, CampaignConfig};
-use pdtree_harness::check::diff::diff_bytes;
 use pdtree_harness::check::faults::{Fault, Faulty};
 use pdtree_harness::gen::ops_from_bytes;
-use pdtree_harness::{Outcome, Runner};
+use pdtree_harness::{diff_bytes, Outcome, Runner};
 
 const CANDIDATES: u64 = 4_000;
 const MAX_LEN: usize = 768;
@@ -50,7 +49,29 @@ fn main() {
             .unwrap_or_else(|| "corpus/diff".into()),
     );
     std::fs::create_dir_all(&out).expect("create the output directory");
+    coverage_seeds(&out);
+    state_seeds(&out);
+    fault_seeds(&out);
+}
 
+/// The (op keyword, "ok" or the error) pairs an input reaches, realized by replaying its ops.
+fn features(input: &[u8]) -> BTreeSet<(&'static str, &'static str)> {
+    let (limits, ops) = ops_from_bytes(input);
+    let mut runner: Runner<Tree> = Runner::new(limits);
+    let mut features = BTreeSet::new();
+    for op in &ops {
+        let class = match runner.apply(op) {
+            Outcome::Err(e) => e.name(),
+            Outcome::Violation(_) => "violation",
+            _ => "ok",
+        };
+        features.insert((op.keyword(), class));
+    }
+    features
+}
+
+/// 1. Candidates kept while they add (op, outcome) pairs, up to [`MAX_COVERAGE_SEEDS`].
+fn coverage_seeds(out: &Path) {
     let mut covered: BTreeSet<(&str, &str)> = BTreeSet::new();
     let mut kept = 0;
     for i in 0..CANDIDATES {
@@ -59,18 +80,7 @@ fn main() {
             Ok(s) => s,
             Err(d) => panic!("Tree diverges from the oracle on candidate {i}:\n{d}"),
         };
-        // Features: (op keyword, "ok" or the error), realized by replaying the generated ops.
-        let (limits, ops) = ops_from_bytes(&input);
-        let mut runner: Runner<Tree> = Runner::new(limits);
-        let mut features = BTreeSet::new();
-        for op in &ops {
-            let class = match runner.apply(op) {
-                Outcome::Err(e) => e.name(),
-                Outcome::Violation(_) => "violation",
-                _ => "ok",
-            };
-            features.insert((op.keyword(), class));
-        }
+        let features = features(&input);
         if features.is_subset(&covered) {
             continue;
         }
@@ -91,7 +101,10 @@ fn main() {
         "{kept} coverage seeds covering {} (op, outcome) pairs",
         covered.len()
     );
+}
 
+/// 3. The inputs listed in [`STATE_SEEDS`].
+fn state_seeds(out: &Path) {
     for (i, why) in STATE_SEEDS {
         let input = iteration_input(0x5eed, i, MAX_LEN);
         if let Err(d) = diff_bytes(&input, &|l| Tree::with_limits(l)) {
@@ -100,7 +113,10 @@ fn main() {
         std::fs::write(out.join(format!("state-{i}")), &input).expect("write a seed");
         println!("state-{i}: {} bytes: {why}", input.len());
     }
+}
 
+/// 2. For each planted bug, the first campaign input that finds it (each input once).
+fn fault_seeds(out: &Path) {
     let cfg = CampaignConfig {
         seed: 1,
         iterations: Some(20_000),

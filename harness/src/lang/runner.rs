@@ -428,7 +428,7 @@ mod tests {
     use pdtree::{DirEntry, Kind, Owner};
 
     #[test]
-    fn outcome_text() {
+    fn stat_and_page_text() {
         let st = Stat {
             ino: 3,
             kind: Kind::File,
@@ -473,6 +473,10 @@ mod tests {
             Outcome::Read(b"x\n".to_vec()).to_string(),
             "ok read \"x\\n\""
         );
+    }
+
+    #[test]
+    fn dump_violation_repeat_and_bulk_text() {
         assert_eq!(Outcome::Dump("x y\n".into()).to_string(), "dump\n| x y");
         assert_eq!(
             Outcome::Dump("x".into()).to_string(),
@@ -507,5 +511,11 @@ mod tests {
             .to_string(),
             "repeat ok=0 err=0"
         );
+        let stopped = Outcome::Bulk {
+            made: 3,
+            stopped: Some(Errno::ENOSPC),
+        };
+        assert_eq!(stopped.to_string(), "ok bulk 3 then err ENOSPC");
+        assert!(!stopped.is_failure());
     }
 }

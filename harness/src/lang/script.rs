@@ -637,78 +637,29 @@ mod tests {
 
     #[test]
     fn errors_have_line_and_column() {
-        assert_eq!(
-            err("\n\nmkdir \"/a\" x"),
-            "line 3, column 12: expected end of line, found `x`"
-        );
-        assert_eq!(
-            err("frob"),
-            "line 1, column 1: expected an operation, found `frob`"
-        );
-        assert_eq!(
-            err("  mkdir"),
-            "line 1, column 8: expected a string, found end of line"
-        );
-        assert_eq!(
-            err("mkdir \"/a"),
-            "line 1, column 10: expected `\"` closing the string opened at column 7, found end of line"
-        );
-        assert_eq!(
-            err("mkdir \"\\q\""),
-            "line 1, column 8: expected an escape (\\\\ \\\" \\n \\t \\0 \\xHH), found `\\` then `q`"
-        );
-        assert_eq!(
-            err("mkdir \"\\x4\""),
-            "line 1, column 8: expected two hex digits after `\\x`"
-        );
-        assert_eq!(
-            err("read 16"),
-            "line 1, column 6: slot 16 is out of range 0..=15"
-        );
-        assert_eq!(
-            err("unregister 99999999999999999999"),
-            "line 1, column 12: a header id does not fit in 64 bits"
-        );
-        assert_eq!(
-            err("register \"a\" [f \"x\" \"1\" d \"y\"]"),
-            "line 1, column 25: expected `,` or `]`, found `d`"
-        );
-        assert_eq!(
-            err("register \"a\" [x]"),
-            "line 1, column 15: expected a row (`f NAME CONTENT` or `d NAME`), found `x`"
-        );
-        assert_eq!(
-            err("mkdir\"a\""),
-            "line 1, column 6: expected a blank, found a string"
-        );
-        assert_eq!(
-            err("stat \"\x01\""),
-            "line 1, column 7: expected a printable byte or an escape in a string, found byte 0x01"
-        );
-        assert_eq!(
-            err("mkdir \"a\"\nlimits max_entries=3"),
-            "line 2, column 1: `limits` must be the first statement and appear once"
-        );
-        assert_eq!(
-            err("limits max_entries=3 max_entries=4"),
-            "line 1, column 22: this limit is given twice"
-        );
-        assert_eq!(
-            err("repeat 1000001 stats"),
-            "line 1, column 8: repeat count 1000001 is over the limit 1000000"
-        );
-        assert_eq!(
-            err("repeat 2 repeat 2 stats"),
-            "line 1, column 10: expected an operation, found `repeat`"
-        );
-        assert_eq!(
-            err("readdir 1 2x 3"),
-            "line 1, column 11: expected a position, found `2x`"
-        );
-        assert_eq!(
-            err("\u{ff}"),
-            "line 1, column 1: expected an operation, found byte 0xc3"
-        );
+        let cases = [
+            ("\n\nmkdir \"/a\" x", "line 3, column 12: expected end of line, found `x`"),
+            ("frob", "line 1, column 1: expected an operation, found `frob`"),
+            ("  mkdir", "line 1, column 8: expected a string, found end of line"),
+            ("mkdir \"/a", "line 1, column 10: expected `\"` closing the string opened at column 7, found end of line"),
+            ("mkdir \"\\q\"", "line 1, column 8: expected an escape (\\\\ \\\" \\n \\t \\0 \\xHH), found `\\` then `q`"),
+            ("mkdir \"\\x4\"", "line 1, column 8: expected two hex digits after `\\x`"),
+            ("read 16", "line 1, column 6: slot 16 is out of range 0..=15"),
+            ("unregister 99999999999999999999", "line 1, column 12: a header id does not fit in 64 bits"),
+            ("register \"a\" [f \"x\" \"1\" d \"y\"]", "line 1, column 25: expected `,` or `]`, found `d`"),
+            ("register \"a\" [x]", "line 1, column 15: expected a row (`f NAME CONTENT` or `d NAME`), found `x`"),
+            ("mkdir\"a\"", "line 1, column 6: expected a blank, found a string"),
+            ("stat \"\x01\"", "line 1, column 7: expected a printable byte or an escape in a string, found byte 0x01"),
+            ("mkdir \"a\"\nlimits max_entries=3", "line 2, column 1: `limits` must be the first statement and appear once"),
+            ("limits max_entries=3 max_entries=4", "line 1, column 22: this limit is given twice"),
+            ("repeat 1000001 stats", "line 1, column 8: repeat count 1000001 is over the limit 1000000"),
+            ("repeat 2 repeat 2 stats", "line 1, column 10: expected an operation, found `repeat`"),
+            ("readdir 1 2x 3", "line 1, column 11: expected a position, found `2x`"),
+            ("\u{ff}", "line 1, column 1: expected an operation, found byte 0xc3"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(err(input), expected, "{input:?}");
+        }
     }
 
     #[test]
@@ -737,9 +688,29 @@ mod tests {
     #[test]
     fn round_trip_tricky_bytes() {
         let all: Vec<u8> = (0..=255u8).collect();
+        let mut stmts = tricky_stmts(&all);
+        stmts.extend(fixed_ops(&all).into_iter().map(Stmt::Op));
+        let script = Script {
+            limits: Some(Limits {
+                max_entries: u64::MAX,
+                max_content: 0,
+                max_table_rows: 1,
+                max_readdir: 2,
+            }),
+            stmts,
+        };
+        let text = print_script(&script);
+        assert!(text.is_ascii());
+        let back = parse_script(text.as_bytes()).unwrap();
+        assert_eq!(back, script);
+        assert_eq!(print_script(&back), text);
+    }
+
+    /// Each tricky byte string as a path, a content, a row name, a template and a name.
+    fn tricky_stmts(all: &[u8]) -> Vec<Stmt> {
         let tricky: Vec<Vec<u8>> = vec![
             vec![],
-            all.clone(),
+            all.to_vec(),
             b"\"".to_vec(),
             b"\\".to_vec(),
             b"\\\"".to_vec(),
@@ -772,12 +743,17 @@ mod tests {
                 name: t.clone(),
             }));
         }
-        stmts.push(Stmt::Op(Op::Readdir {
+        stmts
+    }
+
+    /// One op of every other kind, numbers at their extremes.
+    fn fixed_ops(all: &[u8]) -> Vec<Op> {
+        let mut ops = vec![Op::Readdir {
             dir: 0,
             pos: u64::MAX,
             max: usize::MAX,
-        }));
-        for op in [
+        }];
+        ops.extend([
             Op::Stats,
             Op::Check,
             Op::Dump,
@@ -795,29 +771,19 @@ mod tests {
             Op::Seek { slot: 4, pos: 9 },
             Op::Rewind { slot: 5 },
             Op::Unregister { header: 0 },
-            Op::Mkdir { path: all.clone() },
-            Op::Listing { path: all.clone() },
-            Op::Stat { path: all.clone() },
-            Op::Remove { path: all.clone() },
-            Op::RemoveSubtree { path: all.clone() },
-            Op::MarkPermanent { path: all.clone() },
-        ] {
-            stmts.push(Stmt::Op(op));
-        }
-        let script = Script {
-            limits: Some(Limits {
-                max_entries: u64::MAX,
-                max_content: 0,
-                max_table_rows: 1,
-                max_readdir: 2,
-            }),
-            stmts,
-        };
-        let text = print_script(&script);
-        assert!(text.is_ascii());
-        let back = parse_script(text.as_bytes()).unwrap();
-        assert_eq!(back, script);
-        assert_eq!(print_script(&back), text);
+            Op::Mkdir { path: all.to_vec() },
+            Op::Listing { path: all.to_vec() },
+            Op::Stat { path: all.to_vec() },
+            Op::Remove { path: all.to_vec() },
+            Op::RemoveSubtree { path: all.to_vec() },
+            Op::MarkPermanent { path: all.to_vec() },
+            Op::Bulk {
+                dir: all.to_vec(),
+                prefix: all.to_vec(),
+                count: 100_000,
+            },
+        ]);
+        ops
     }
 
     #[test]
