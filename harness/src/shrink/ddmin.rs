@@ -6,7 +6,7 @@ use pdtree::PseudoFs;
 use std::ops::Range;
 
 use crate::lang::op::Op;
-use crate::shrink::renumber::renumber;
+use crate::shrink::renumber::{producers, renumber, Producers};
 use crate::shrink::Trial;
 
 pub(crate) fn ddmin<A: PseudoFs>(t: &mut Trial<'_, A>, mut cur: Vec<Op>) -> Vec<Op> {
@@ -19,9 +19,11 @@ pub(crate) fn ddmin<A: PseudoFs>(t: &mut Trial<'_, A>, mut cur: Vec<Op>) -> Vec<
         let chunk = len.div_ceil(n);
         let mut reduced = false;
         let mut start = 0;
+        // Who produced each number in `cur`, traced once per version of `cur`.
+        let made_by = producers(t.limits, &cur);
         while start < len {
             let end = (start + chunk).min(len);
-            if let Some(cand) = without(t, &cur, start..end) {
+            if let Some(cand) = without(t, &cur, &made_by, start..end) {
                 cur = cand;
                 n = (n - 1).max(2);
                 reduced = true;
@@ -42,9 +44,14 @@ pub(crate) fn ddmin<A: PseudoFs>(t: &mut Trial<'_, A>, mut cur: Vec<Op>) -> Vec<
 /// `cur` without the ops in `drop`, if that still fails: first with the later ops' header ids
 /// and inode numbers renumbered (see [`renumber`]), then, if renumbering changed anything,
 /// as they are.
-fn without<A: PseudoFs>(t: &mut Trial<'_, A>, cur: &[Op], drop: Range<usize>) -> Option<Vec<Op>> {
+fn without<A: PseudoFs>(
+    t: &mut Trial<'_, A>,
+    cur: &[Op],
+    made_by: &Producers,
+    drop: Range<usize>,
+) -> Option<Vec<Op>> {
     let keep: Vec<bool> = (0..cur.len()).map(|i| !drop.contains(&i)).collect();
-    let renumbered = renumber(t.limits, cur, &keep);
+    let renumbered = renumber(t.limits, cur, made_by, &keep);
     if t.fails(&renumbered) {
         return Some(renumbered);
     }

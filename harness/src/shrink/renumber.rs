@@ -18,16 +18,21 @@ use crate::lang::op::{FieldMut, Op};
 use crate::lang::runner::{Outcome, Runner};
 
 /// Which op produced each header id and inode number: `(is_header, value) → op index`.
-type Producers = BTreeMap<(bool, u64), usize>;
+pub(crate) type Producers = BTreeMap<(bool, u64), usize>;
 
 /// The ops at the indices where `keep` is true, with header ids and inode numbers that came
-/// from a kept op's outcome rewritten to that op's outcome in the kept sequence.
+/// from a kept op's outcome (per `producers`, of `ops`) rewritten to that op's outcome in the
+/// kept sequence.
 ///
 /// ```ignore
 /// mkdir "/a"; mkdir "/b"; lookup_at 3 "x"   --drop mkdir "/a"-->   mkdir "/b"; lookup_at 2 "x"
 /// ```
-pub(crate) fn renumber(limits: Limits, ops: &[Op], keep: &[bool]) -> Vec<Op> {
-    let producers = producers(limits, ops);
+pub(crate) fn renumber(
+    limits: Limits,
+    ops: &[Op],
+    producers: &Producers,
+    keep: &[bool],
+) -> Vec<Op> {
     let mut runner: Runner<Oracle> = Runner::from_tree(Oracle::with_limits(limits));
     let mut now: BTreeMap<usize, u64> = BTreeMap::new();
     let mut out = Vec::new();
@@ -57,7 +62,7 @@ pub(crate) fn renumber(limits: Limits, ops: &[Op], keep: &[bool]) -> Vec<Op> {
 }
 
 /// Runs `ops` on the reference and records which op first returned each id and inode.
-fn producers(limits: Limits, ops: &[Op]) -> Producers {
+pub(crate) fn producers(limits: Limits, ops: &[Op]) -> Producers {
     let mut runner: Runner<Oracle> = Runner::from_tree(Oracle::with_limits(limits));
     let mut producers = Producers::new();
     for (i, op) in ops.iter().enumerate() {
@@ -104,7 +109,8 @@ mod tests {
             },
         ];
         let keep = [false, true, true, true, true, true];
-        let got = renumber(Limits::default(), &ops, &keep);
+        let made_by = producers(Limits::default(), &ops);
+        let got = renumber(Limits::default(), &ops, &made_by, &keep);
         assert_eq!(got[2], Op::Unregister { header: 1 });
         assert_eq!(
             got[3],
