@@ -1,5 +1,5 @@
 //! The `pdtree` command: differential fuzzing of pdtree against its oracle, replay and
-//! minimization of cases, and benchmarks.
+//! minimization of cases, benchmarks, and mounting a tree through FUSE.
 //!
 //! `cargo run --release -p pdtree-cli -- fuzz` runs the default campaign (docs/FUZZING.md);
 //! `cargo run --release -p pdtree-cli -- bench --out docs` runs the benchmarks
@@ -7,6 +7,7 @@
 
 mod bench;
 mod commands;
+mod mount;
 mod progress;
 
 use std::process::ExitCode;
@@ -35,6 +36,8 @@ enum Cmd {
     /// Benchmark core against the oracle and bare hash maps; print Markdown tables and write
     /// an SVG plot (docs/PERFORMANCE.md).
     Bench(bench::BenchArgs),
+    /// Mount a tree (empty, or a demo /proc) through FUSE and serve it until interrupted.
+    Mount(mount::MountArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
         Cmd::Replay(a) => a.run(),
         Cmd::Minimize(a) => a.run(),
         Cmd::Print(a) => a.run(),
+        Cmd::Mount(a) => a.run(),
         Cmd::Bench(a) => match bench::main(&a) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -16,6 +16,7 @@
 //!   size in O(1)), a generation bumped on every change of its child set, and the cached
 //!   listing rendering tagged with the generation it was rendered at.
 
+mod by_ino;
 mod check;
 mod dump;
 mod entry;

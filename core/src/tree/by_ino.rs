@@ -1,0 +1,107 @@
+//! Inode-addressed access for adapters (a FUSE server, a VFS) that hold inode numbers rather
+//! than paths: stat, parent, path and symlink target of a reachable entry.
+//!
+//! These are read-only conveniences beside the [`PseudoFs`](crate::PseudoFs) operations; they
+//! follow the same rule as `lookup_at`: an inode that is not reachable (removed, or never
+//! used) is `ENOENT`.
+
+use super::entry::{content_shared, Body};
+use super::{ArenaIndex, Tree, ROOT_SLOT};
+use crate::types::{Errno, Ino, Stat, MAX_PATH};
+
+impl Tree {
+    /// The stat of the reachable entry with inode `ino`.
+    ///
+    /// Cost: O(1) expected for a directory, O(log n) for any other entry (n = reachable
+    /// non-directories).
+    ///
+    /// ```
+    /// use pdtree::{Errno, PseudoFs, Tree, ROOT_INO};
+    /// let mut t = Tree::new();
+    /// let f = t.create(b"/f", b"abc").unwrap();
+    /// assert_eq!(t.stat_ino(f).unwrap().size, 3);
+    /// assert_eq!(t.stat_ino(ROOT_INO).unwrap().size, 1);
+    /// t.remove(b"/f").unwrap();
+    /// assert_eq!(t.stat_ino(f), Err(Errno::ENOENT));
+    /// ```
+    pub fn stat_ino(&self, ino: Ino) -> Result<Stat, Errno> {
+        Ok(self.stat_slot(self.reachable_slot(ino)?))
+    }
+
+    /// The inode of the directory holding `ino`; the root's parent is the root.
+    ///
+    /// Cost: as [`Tree::stat_ino`].
+    ///
+    /// ```
+    /// use pdtree::{PseudoFs, Tree, ROOT_INO};
+    /// let mut t = Tree::new();
+    /// let d = t.mkdir(b"/d").unwrap();
+    /// let f = t.create(b"/d/f", b"").unwrap();
+    /// assert_eq!(t.parent_ino(f), Ok(d));
+    /// assert_eq!(t.parent_ino(ROOT_INO), Ok(ROOT_INO));
+    /// ```
+    pub fn parent_ino(&self, ino: Ino) -> Result<Ino, Errno> {
+        let slot = self.reachable_slot(ino)?;
+        Ok(self.entry(self.entry(slot).parent).ino)
+    }
+
+    /// The absolute path of the reachable entry `ino` (`/` for the root), usable with every
+    /// path-taking operation.
+    ///
+    /// Cost: O(depth), one allocation.
+    ///
+    /// ```
+    /// use pdtree::{PseudoFs, Tree, ROOT_INO};
+    /// let mut t = Tree::new();
+    /// t.register(b"net/ipv4/conf/eth0", &[pdtree::Row::file("forwarding", "0")]).unwrap();
+    /// let ino = t.stat(b"/net/ipv4/conf/eth0/forwarding").unwrap().ino;
+    /// assert_eq!(t.path_of(ino).unwrap(), b"/net/ipv4/conf/eth0/forwarding");
+    /// assert_eq!(t.path_of(ROOT_INO).unwrap(), b"/");
+    /// ```
+    pub fn path_of(&self, ino: Ino) -> Result<Vec<u8>, Errno> {
+        let mut slot = self.reachable_slot(ino)?;
+        if slot == ROOT_SLOT {
+            return Ok(b"/".to_vec());
+        }
+        let mut names = Vec::new();
+        while slot != ROOT_SLOT {
+            let e = self.entry(slot);
+            names.push(&e.name[..]);
+            slot = e.parent;
+        }
+        let mut path = Vec::with_capacity(names.iter().map(|n| n.len() + 1).sum());
+        for name in names.iter().rev() {
+            path.push(b'/');
+            path.extend_from_slice(name);
+        }
+        // Paths deeper than MAX_PATH exist (entries are made by components), but no
+        // path-taking operation would accept this one.
+        if path.len() > MAX_PATH {
+            return Err(Errno::ENAMETOOLONG);
+        }
+        Ok(path)
+    }
+
+    /// The target of the reachable symlink `ino` (`EINVAL` for any other kind, as
+    /// readlink(2) answers).
+    ///
+    /// Cost: as [`Tree::stat_ino`]; the bytes are shared, not copied.
+    ///
+    /// ```
+    /// use pdtree::{Errno, PseudoFs, Tree};
+    /// let mut t = Tree::new();
+    /// let l = t.symlink(b"/self", b"42").unwrap();
+    /// assert_eq!(&*t.symlink_target(l).unwrap(), b"42");
+    /// assert_eq!(t.symlink_target(pdtree::ROOT_INO), Err(Errno::EINVAL));
+    /// ```
+    pub fn symlink_target(&self, ino: Ino) -> Result<std::sync::Arc<[u8]>, Errno> {
+        match &self.entry(self.reachable_slot(ino)?).body {
+            Body::Symlink(c) => Ok(content_shared(c)),
+            _ => Err(Errno::EINVAL),
+        }
+    }
+
+    fn reachable_slot(&self, ino: Ino) -> Result<ArenaIndex, Errno> {
+        self.slot_of_ino(ino).ok_or(Errno::ENOENT)
+    }
+}

@@ -1,0 +1,210 @@
+//! # pdtree-fuse
+//!
+//! Mounts a [`pdtree::Tree`] as a real filesystem through the kernel's FUSE driver, so that
+//! `ls`, `find`, `cat`, Python and any program reading directories see it.
+//!
+//! ```no_run
+//! use pdtree::{PseudoFs, Row, Tree};
+//! use pdtree_fuse::{mount, MountOptions};
+//!
+//! let mut tree = Tree::new();
+//! tree.register(b"proc/sys/net/ipv4/conf/eth0", &[Row::file("forwarding", "0\n")]).unwrap();
+//! let mounted = mount(tree, "/mnt/pd", &MountOptions::default())?;
+//! // Now `cat /mnt/pd/proc/sys/net/ipv4/conf/eth0/forwarding` prints 0.
+//! mounted.edit(|t| t.register(b"proc/sys/net/ipv4/conf/eth1", &[Row::file("forwarding", "1\n")]))
+//!     .unwrap();
+//! // ... and `ls /mnt/pd/proc/sys/net/ipv4/conf` shows eth0 and eth1.
+//! mounted.unmount()?;
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! What a client sees, and why, is in `fuse/README.md`: every request maps to the tree
+//! operation of the same meaning with its error unchanged (`ENOENT` is `ENOENT`); readdir
+//! offsets are the tree's positions (`.` at 0, `..` at 1, a child at its inode number), so a
+//! saved `d_off` resumes exactly where it was taken; every file is read with direct I/O so a
+//! listing is rendered at each read from offset 0 and never served stale from the page cache.
+//!
+//! Mounting needs root (the mount is made with mount(2), without fusermount) and /dev/fuse.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod attr;
+pub mod demo;
+mod errno;
+mod known;
+mod serve;
+
+use std::ffi::OsStr;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use fuser::{BackgroundSession, Config, INodeNo, MountOption, Notifier, SessionACL};
+use pdtree::Tree;
+
+use known::Stale;
+use serve::{Settings, Shared, TreeFs};
+
+/// How to mount.
+///
+/// ```
+/// let o = pdtree_fuse::MountOptions::default();
+/// assert_eq!(o.ttl, std::time::Duration::from_secs(1));
+/// assert!(!o.allow_other && !o.read_only);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MountOptions {
+    /// How long the kernel may cache a name → inode answer and an entry's attributes.
+    /// Changes made through the mount and through [`Mounted::edit`] are pushed to the kernel
+    /// at once whatever the TTL; a listing's attributes are never cached (its size follows
+    /// its directory). Default 1 s, as libfuse's.
+    pub ttl: Duration,
+    /// Let every user, not only the one who mounted, use the filesystem (`allow_other`).
+    /// Default off.
+    pub allow_other: bool,
+    /// Mount read-only: every change through the mount is `EROFS`; [`Mounted::edit`] still
+    /// changes the tree. Default off.
+    pub read_only: bool,
+}
+
+impl Default for MountOptions {
+    fn default() -> Self {
+        MountOptions {
+            ttl: Duration::from_secs(1),
+            allow_other: false,
+            read_only: false,
+        }
+    }
+}
+
+impl MountOptions {
+    fn config(&self) -> Config {
+        let mut c = Config::default();
+        c.mount_options = vec![
+            MountOption::FSName("pdtree".into()),
+            MountOption::Subtype("pdtree".into()),
+            MountOption::NoDev,
+            MountOption::NoSuid,
+            if self.read_only {
+                MountOption::RO
+            } else {
+                MountOption::RW
+            },
+        ];
+        if self.allow_other {
+            c.acl = SessionACL::All;
+        }
+        c
+    }
+}
+
+/// A mounted tree. Dropping it unmounts (lazily if the mount is busy), as does
+/// [`Mounted::unmount`].
+pub struct Mounted {
+    session: BackgroundSession,
+    notifier: Notifier,
+    shared: Arc<Shared>,
+    mountpoint: PathBuf,
+}
+
+/// Mounts `tree` at `mountpoint` (an existing directory) and serves it from a background
+/// thread until the returned handle is unmounted or dropped. When this returns, the mount is
+/// ready: the kernel's INIT has been answered.
+///
+/// Errors: the mount(2) error (`EPERM` when not root, `ENOENT` without /dev/fuse or the
+/// mount point).
+pub fn mount(
+    tree: Tree,
+    mountpoint: impl AsRef<Path>,
+    options: &MountOptions,
+) -> io::Result<Mounted> {
+    let settings = Settings {
+        ttl: options.ttl,
+        read_only: options.read_only,
+    };
+    let shared = Arc::new(Shared::new(tree, settings));
+    let mountpoint = mountpoint.as_ref().to_path_buf();
+    let session = fuser::spawn_mount(TreeFs(Arc::clone(&shared)), &mountpoint, &options.config())?;
+    let notifier = session.notifier();
+    Ok(Mounted {
+        session,
+        notifier,
+        shared,
+        mountpoint,
+    })
+}
+
+impl Mounted {
+    /// Where the tree is mounted.
+    pub fn mountpoint(&self) -> &Path {
+        &self.mountpoint
+    }
+
+    /// Runs `f` with the tree, between two requests.
+    ///
+    /// ```no_run
+    /// # let m = pdtree_fuse::mount(pdtree::Tree::new(), "/mnt/pd", &Default::default())?;
+    /// use pdtree::PseudoFs;
+    /// let live = m.read(|t| t.stats().live);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn read<R>(&self, f: impl FnOnce(&Tree) -> R) -> R {
+        f(&self.shared.lock().tree)
+    }
+
+    /// Runs `f` with the tree to change it, then tells the kernel what it holds that changed:
+    /// a removed entry's name is invalidated (the next lookup asks again and gets `ENOENT`),
+    /// a changed directory's attributes are dropped. New entries need nothing: the kernel
+    /// never caches a negative answer from this filesystem.
+    ///
+    /// Cost: `f`, plus a scan of the inodes the kernel holds (O(k log k)) and one
+    /// notification per stale one; batch many changes into one call.
+    ///
+    /// ```no_run
+    /// # let m = pdtree_fuse::mount(pdtree::Tree::new(), "/mnt/pd", &Default::default())?;
+    /// use pdtree::{PseudoFs, Row};
+    /// m.edit(|t| {
+    ///     for i in 0..1000 {
+    ///         let dir = format!("proc/sys/net/ipv4/conf/eth{i}");
+    ///         t.register(dir.as_bytes(), &[Row::file("forwarding", "0\n")]).unwrap();
+    ///     }
+    /// });
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn edit<R>(&self, f: impl FnOnce(&mut Tree) -> R) -> R {
+        let (r, stale) = {
+            let mut state = self.shared.lock();
+            let r = f(&mut state.tree);
+            let serve::State { tree, known, .. } = &mut *state;
+            (r, known.stale(tree))
+        };
+        // Sent without the lock: the kernel may need a request answered to take the
+        // directory lock an invalidation waits for.
+        for s in stale {
+            // ENOENT here means the kernel had already dropped it: nothing to do.
+            let _ = match s {
+                Stale::Entry { parent, name } => self
+                    .notifier
+                    .inval_entry(INodeNo(parent), OsStr::from_bytes(&name)),
+                Stale::Attr(ino) => self.notifier.inval_inode(INodeNo(ino), -1, 0),
+            };
+        }
+        r
+    }
+
+    /// Whether the filesystem stopped serving (unmounted from outside, e.g. `umount`).
+    pub fn is_finished(&self) -> bool {
+        self.session.guard.is_finished()
+    }
+
+    /// Unmounts and waits for the serving thread to end. If the filesystem was already
+    /// unmounted from outside, only waits.
+    pub fn unmount(self) -> io::Result<()> {
+        if self.is_finished() {
+            return self.session.join();
+        }
+        self.session.umount_and_join()
+    }
+}

@@ -1,0 +1,561 @@
+//! The FUSE requests, each answered by the tree's operation of the same meaning.
+//!
+//! Every handler takes the one lock around [`State`], does its tree calls and replies. The
+//! kernel addresses entries by inode; the tree's mutating operations take paths, so a
+//! handler turns `(parent inode, name)` into a path with [`Tree::path_of`] (O(depth)).
+
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime};
+
+use fuser::{
+    FileAttr, FileHandle, Filesystem, FopenFlags, Generation, INodeNo, InitFlags, KernelConfig,
+    OpenAccMode, OpenFlags, ReplyAttr, ReplyCreate, ReplyData, ReplyDirectory,
+    ReplyDirectoryPlus, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyStatfs, ReplyWrite, Request,
+    TimeOrNow,
+};
+use pdtree::{Errno, HandleId, Ino, Kind, PseudoFs, Stat, Tree, MAX_NAME};
+
+use crate::attr::{file_attr, file_type};
+use crate::errno::to_fuse;
+use crate::known::KnownInodes;
+
+/// Children asked of the tree per `readdir_each` call while filling one reply.
+const READDIR_BATCH: usize = 256;
+
+/// Why a request is refused: a tree error, mapped one to one, or the adapter's own answer for
+/// what the tree does not have (EPERM for rename, chmod, chown, device nodes).
+#[derive(Clone, Copy, Debug)]
+struct Refused(fuser::Errno);
+
+impl From<Errno> for Refused {
+    fn from(e: Errno) -> Refused {
+        Refused(to_fuse(e))
+    }
+}
+
+/// Everything behind the lock.
+pub(crate) struct State {
+    pub(crate) tree: Tree,
+    pub(crate) known: KnownInodes,
+    /// The bytes each open handle is reading, taken at its last read at offset 0: a reader
+    /// that continues at a later offset continues the same rendering, as seq_file does.
+    snapshots: HashMap<HandleId, Arc<[u8]>>,
+}
+
+/// What the mount was asked for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    pub(crate) ttl: Duration,
+    pub(crate) read_only: bool,
+}
+
+/// The state and settings shared by the request handlers and the [`Mounted`](crate::Mounted)
+/// handle.
+pub(crate) struct Shared {
+    state: Mutex<State>,
+    settings: Settings,
+    /// Every timestamp the kernel is shown: the tree keeps no times.
+    started: SystemTime,
+}
+
+impl Shared {
+    pub(crate) fn new(tree: Tree, settings: Settings) -> Shared {
+        let root = tree.stat_ino(pdtree::ROOT_INO).expect("a tree has a root");
+        Shared {
+            state: Mutex::new(State {
+                known: KnownInodes::new(&root),
+                tree,
+                snapshots: HashMap::new(),
+            }),
+            settings,
+            started: SystemTime::now(),
+        }
+    }
+
+    /// The state, even if a handler panicked while holding it (the tree itself never
+    /// panics on bad input, and its operations change nothing when they fail).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Attribute lifetime: a listing's size changes with its directory, so the kernel asks
+    /// again every time; everything else is cached for the configured TTL.
+    fn attr_ttl(&self, kind: Kind) -> Duration {
+        match kind {
+            Kind::Listing => Duration::ZERO,
+            _ => self.settings.ttl,
+        }
+    }
+
+    fn attr(&self, st: &Stat) -> FileAttr {
+        file_attr(st, self.started)
+    }
+
+    fn reply_entry(&self, state: &mut State, parent: Ino, name: &[u8], st: Stat, r: ReplyEntry) {
+        state.known.looked_up(parent, name, &st);
+        let attr = self.attr(&st);
+        r.entry_with_ttls(
+            &self.attr_ttl(st.kind),
+            &self.settings.ttl,
+            &attr,
+            Generation(0),
+        );
+    }
+
+    fn writable(&self) -> Result<(), Refused> {
+        if self.settings.read_only {
+            Err(Errno::EROFS.into())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// The path of child `name` of directory `parent`.
+fn child_path(tree: &Tree, parent: Ino, name: &[u8]) -> Result<Vec<u8>, Errno> {
+    let mut path = tree.path_of(parent)?;
+    if path != b"/" {
+        path.push(b'/');
+    }
+    path.extend_from_slice(name);
+    Ok(path)
+}
+
+/// Creates `name` in `parent` with `make` and returns the new entry's stat.
+fn make_child(
+    tree: &mut Tree,
+    parent: Ino,
+    name: &[u8],
+    make: impl FnOnce(&mut Tree, &[u8]) -> Result<Ino, Errno>,
+) -> Result<Stat, Errno> {
+    let path = child_path(tree, parent, name)?;
+    let ino = make(tree, &path)?;
+    tree.stat_ino(ino)
+}
+
+/// Removes `name` from `parent` if its kind agrees with the call (unlink: not a directory;
+/// rmdir: a directory), returning the removed inode.
+fn remove_child(tree: &mut Tree, parent: Ino, name: &[u8], dir: bool) -> Result<Ino, Errno> {
+    let st = tree.lookup_at(parent, name)?;
+    match (st.kind == Kind::Dir, dir) {
+        (true, false) => return Err(Errno::EISDIR),
+        (false, true) => return Err(Errno::ENOTDIR),
+        _ => {}
+    }
+    let path = child_path(tree, parent, name)?;
+    tree.remove(&path)?;
+    Ok(st.ino)
+}
+
+/// Offers `.`, `..` and the children of `dir` from `offset` to `add(ino, d_off, kind, name)`
+/// until it reports a full buffer. Positions: `.` is 0, `..` is 1, a child is its inode
+/// (≥ 2); each entry's `d_off` is its position + 1, the position to resume from.
+fn fill_dir(
+    tree: &Tree,
+    dir: Ino,
+    offset: u64,
+    mut add: impl FnMut(Ino, u64, Kind, &[u8]) -> bool,
+) -> Result<(), Errno> {
+    if tree.stat_ino(dir)?.kind != Kind::Dir {
+        return Err(Errno::ENOTDIR);
+    }
+    if offset == 0 && add(dir, 1, Kind::Dir, b".") {
+        return Ok(());
+    }
+    if offset <= 1 && add(tree.parent_ino(dir)?, 2, Kind::Dir, b"..") {
+        return Ok(());
+    }
+    let mut pos = offset.max(2);
+    loop {
+        let (mut seen, mut full) = (0, false);
+        let next = tree.readdir_each(dir, pos, READDIR_BATCH, |name, ino, kind| {
+            seen += 1;
+            full = full || add(ino, ino + 1, kind, name);
+        })?;
+        if full || seen < READDIR_BATCH {
+            return Ok(());
+        }
+        pos = next;
+    }
+}
+
+/// The FUSE filesystem: a thin mapping from requests to [`Shared`].
+pub(crate) struct TreeFs(pub(crate) Arc<Shared>);
+
+impl TreeFs {
+    fn entry_op(
+        &self,
+        parent: INodeNo,
+        name: &OsStr,
+        reply: ReplyEntry,
+        make: impl FnOnce(&mut Tree, &[u8]) -> Result<Ino, Errno>,
+    ) {
+        let s = &self.0;
+        let mut state = s.lock();
+        let name = name.as_bytes();
+        let made = s.writable().and_then(|()| {
+            make_child(&mut state.tree, parent.0, name, make).map_err(Refused::from)
+        });
+        match made {
+            Ok(st) => s.reply_entry(&mut state, parent.0, name, st, reply),
+            Err(e) => reply.error(e.0),
+        }
+    }
+
+    fn remove_op(&self, parent: INodeNo, name: &OsStr, dir: bool, reply: ReplyEmpty) {
+        let s = &self.0;
+        let mut state = s.lock();
+        let removed = s.writable().and_then(|()| {
+            remove_child(&mut state.tree, parent.0, name.as_bytes(), dir).map_err(Refused::from)
+        });
+        match removed {
+            Ok(ino) => {
+                state.known.unlinked(ino);
+                reply.ok();
+            }
+            Err(e) => reply.error(e.0),
+        }
+    }
+
+    /// Opens `ino` in the tree: a new tree handle, read with direct I/O so that every read
+    /// reaches the tree (a listing renders now; a removed file answers `ENOENT`).
+    fn open_handle(&self, state: &mut State, ino: Ino) -> Result<HandleId, Errno> {
+        let path = state.tree.path_of(ino)?;
+        state.tree.open(&path)
+    }
+
+    fn read_at(&self, handle: HandleId, offset: u64) -> Result<Arc<[u8]>, Errno> {
+        let mut state = self.0.lock();
+        // Every read asks the tree, so a removed entry answers ENOENT even mid-file.
+        let now = state.tree.read_shared(handle)?;
+        if offset == 0 {
+            state.snapshots.insert(handle, Arc::clone(&now));
+            return Ok(now);
+        }
+        Ok(Arc::clone(state.snapshots.entry(handle).or_insert(now)))
+    }
+
+    fn setattr_checked(
+        &self,
+        ino: Ino,
+        chmod_or_chown: bool,
+        size: Option<u64>,
+    ) -> Result<Stat, Refused> {
+        let s = &self.0;
+        let mut state = s.lock();
+        let st = state.tree.stat_ino(ino)?;
+        if chmod_or_chown {
+            // Modes and owners are fixed until the tree has chmod and chown.
+            return Err(Refused(fuser::Errno::EPERM));
+        }
+        if size.is_some_and(|n| n != st.size) {
+            return Err(Errno::EROFS.into());
+        }
+        state.known.attr_sent(&st);
+        Ok(st)
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // fuser's signatures
+impl Filesystem for TreeFs {
+    fn init(&mut self, _req: &Request, config: &mut KernelConfig) -> std::io::Result<()> {
+        // READDIRPLUS answers `ls -l` with one request per buffer instead of one LOOKUP per
+        // entry; AUTO lets the kernel use plain READDIR when nobody stats the entries.
+        let plus = InitFlags::FUSE_DO_READDIRPLUS | InitFlags::FUSE_READDIRPLUS_AUTO;
+        let _ = config.add_capabilities(plus);
+        Ok(())
+    }
+
+    fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
+        let s = &self.0;
+        let mut state = s.lock();
+        let name = name.as_bytes();
+        match state.tree.lookup_at(parent.0, name) {
+            Ok(st) => s.reply_entry(&mut state, parent.0, name, st, reply),
+            Err(e) => reply.error(to_fuse(e)),
+        }
+    }
+
+    fn forget(&self, _req: &Request, ino: INodeNo, nlookup: u64) {
+        self.0.lock().known.forget(ino.0, nlookup);
+    }
+
+    fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
+        let s = &self.0;
+        let mut state = s.lock();
+        match state.tree.stat_ino(ino.0) {
+            Ok(st) => {
+                state.known.attr_sent(&st);
+                reply.attr(&s.attr_ttl(st.kind), &s.attr(&st));
+            }
+            Err(e) => reply.error(to_fuse(e)),
+        }
+    }
+
+    fn setattr(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        mode: Option<u32>,
+        uid: Option<u32>,
+        gid: Option<u32>,
+        size: Option<u64>,
+        _atime: Option<TimeOrNow>,
+        _mtime: Option<TimeOrNow>,
+        _ctime: Option<SystemTime>,
+        _fh: Option<FileHandle>,
+        _crtime: Option<SystemTime>,
+        _chgtime: Option<SystemTime>,
+        _bkuptime: Option<SystemTime>,
+        _flags: Option<fuser::BsdFileFlags>,
+        reply: ReplyAttr,
+    ) {
+        let chmod_or_chown = mode.is_some() || uid.is_some() || gid.is_some();
+        match self.setattr_checked(ino.0, chmod_or_chown, size) {
+            Ok(st) => reply.attr(&self.0.attr_ttl(st.kind), &self.0.attr(&st)),
+            Err(e) => reply.error(e.0),
+        }
+    }
+
+    fn readlink(&self, _req: &Request, ino: INodeNo, reply: ReplyData) {
+        match self.0.lock().tree.symlink_target(ino.0) {
+            Ok(target) => reply.data(&target),
+            Err(e) => reply.error(to_fuse(e)),
+        }
+    }
+
+    fn mknod(
+        &self,
+        _req: &Request,
+        parent: INodeNo,
+        name: &OsStr,
+        mode: u32,
+        _umask: u32,
+        _rdev: u32,
+        reply: ReplyEntry,
+    ) {
+        // Only regular files exist in the tree; devices, fifos and sockets do not.
+        if mode & S_IFMT != S_IFREG {
+            return reply.error(fuser::Errno::EPERM);
+        }
+        self.entry_op(parent, name, reply, |t, p| t.create(p, b""));
+    }
+
+    fn mkdir(
+        &self,
+        _req: &Request,
+        parent: INodeNo,
+        name: &OsStr,
+        _mode: u32,
+        _umask: u32,
+        reply: ReplyEntry,
+    ) {
+        self.entry_op(parent, name, reply, |t, p| t.mkdir(p));
+    }
+
+    fn unlink(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEmpty) {
+        self.remove_op(parent, name, false, reply);
+    }
+
+    fn rmdir(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEmpty) {
+        self.remove_op(parent, name, true, reply);
+    }
+
+    fn symlink(
+        &self,
+        _req: &Request,
+        parent: INodeNo,
+        link_name: &OsStr,
+        target: &Path,
+        reply: ReplyEntry,
+    ) {
+        let target = target.as_os_str().as_bytes();
+        self.entry_op(parent, link_name, reply, |t, p| t.symlink(p, target));
+    }
+
+    fn rename(
+        &self,
+        _req: &Request,
+        _parent: INodeNo,
+        _name: &OsStr,
+        _newparent: INodeNo,
+        _newname: &OsStr,
+        _flags: fuser::RenameFlags,
+        reply: ReplyEmpty,
+    ) {
+        // The tree has no rename; the VFS answers EPERM for a filesystem without one.
+        reply.error(fuser::Errno::EPERM);
+    }
+
+    fn open(&self, _req: &Request, ino: INodeNo, flags: OpenFlags, reply: ReplyOpen) {
+        // Content is fixed at creation: the tree has no write yet.
+        if flags.acc_mode() != OpenAccMode::O_RDONLY || flags.0 & O_TRUNC != 0 {
+            return reply.error(fuser::Errno::EROFS);
+        }
+        let mut state = self.0.lock();
+        match self.open_handle(&mut state, ino.0) {
+            Ok(h) => reply.opened(FileHandle(h), FopenFlags::FOPEN_DIRECT_IO),
+            Err(e) => reply.error(to_fuse(e)),
+        }
+    }
+
+    fn read(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        fh: FileHandle,
+        offset: u64,
+        size: u32,
+        _flags: OpenFlags,
+        _lock_owner: Option<fuser::LockOwner>,
+        reply: ReplyData,
+    ) {
+        match self.read_at(fh.0, offset) {
+            Ok(bytes) => {
+                let start = usize::try_from(offset).unwrap_or(usize::MAX).min(bytes.len());
+                let end = start.saturating_add(size as usize).min(bytes.len());
+                reply.data(&bytes[start..end]);
+            }
+            Err(e) => reply.error(to_fuse(e)),
+        }
+    }
+
+    fn write(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        _fh: FileHandle,
+        _offset: u64,
+        _data: &[u8],
+        _write_flags: fuser::WriteFlags,
+        _flags: OpenFlags,
+        _lock_owner: Option<fuser::LockOwner>,
+        reply: ReplyWrite,
+    ) {
+        reply.error(fuser::Errno::EROFS);
+    }
+
+    fn flush(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        _fh: FileHandle,
+        _lock_owner: fuser::LockOwner,
+        reply: ReplyEmpty,
+    ) {
+        reply.ok();
+    }
+
+    fn release(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        fh: FileHandle,
+        _flags: OpenFlags,
+        _lock_owner: Option<fuser::LockOwner>,
+        _flush: bool,
+        reply: ReplyEmpty,
+    ) {
+        let mut state = self.0.lock();
+        state.snapshots.remove(&fh.0);
+        match state.tree.close(fh.0) {
+            Ok(()) => reply.ok(),
+            Err(e) => reply.error(to_fuse(e)),
+        }
+    }
+
+    fn readdir(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        _fh: FileHandle,
+        offset: u64,
+        mut reply: ReplyDirectory,
+    ) {
+        let state = self.0.lock();
+        let filled = fill_dir(&state.tree, ino.0, offset, |child, off, kind, name| {
+            reply.add(INodeNo(child), off, file_type(kind), OsStr::from_bytes(name))
+        });
+        match filled {
+            Ok(()) => reply.ok(),
+            Err(e) => reply.error(to_fuse(e)),
+        }
+    }
+
+    fn readdirplus(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        _fh: FileHandle,
+        offset: u64,
+        mut reply: ReplyDirectoryPlus,
+    ) {
+        let s = &self.0;
+        let mut guard = s.lock();
+        let State { tree, known, .. } = &mut *guard;
+        let filled = fill_dir(tree, ino.0, offset, |child, off, _kind, name| {
+            let Ok(st) = tree.stat_ino(child) else {
+                return false;
+            };
+            let full = reply.add(
+                INodeNo(child),
+                off,
+                OsStr::from_bytes(name),
+                &s.settings.ttl,
+                &s.attr(&st),
+                Generation(0),
+            );
+            if !full && name != b"." && name != b".." {
+                known.looked_up(ino.0, name, &st);
+            }
+            full
+        });
+        match filled {
+            Ok(()) => reply.ok(),
+            Err(e) => reply.error(to_fuse(e)),
+        }
+    }
+
+    fn statfs(&self, _req: &Request, _ino: INodeNo, reply: ReplyStatfs) {
+        let state = self.0.lock();
+        let files = state.tree.limits().max_entries;
+        let free = files.saturating_sub(state.tree.stats().allocated);
+        reply.statfs(0, 0, 0, files, free, 4096, MAX_NAME as u32, 4096);
+    }
+
+    fn create(
+        &self,
+        _req: &Request,
+        parent: INodeNo,
+        name: &OsStr,
+        _mode: u32,
+        _umask: u32,
+        _flags: i32,
+        reply: ReplyCreate,
+    ) {
+        let s = &self.0;
+        let mut state = s.lock();
+        let name = name.as_bytes();
+        let made = s.writable().and_then(|()| {
+            let st = make_child(&mut state.tree, parent.0, name, |t, p| t.create(p, b""))?;
+            Ok((st, self.open_handle(&mut state, st.ino)?))
+        });
+        match made {
+            Ok((st, h)) => {
+                state.known.looked_up(parent.0, name, &st);
+                let (ttl, attr) = (s.settings.ttl, s.attr(&st));
+                let flags = FopenFlags::FOPEN_DIRECT_IO;
+                reply.created(&ttl, &attr, Generation(0), FileHandle(h), flags);
+            }
+            Err(e) => reply.error(e.0),
+        }
+    }
+}
+
+const S_IFMT: u32 = 0o170_000;
+const S_IFREG: u32 = 0o100_000;
+const O_TRUNC: i32 = 0o1000;
