@@ -60,13 +60,16 @@ impl MountArgs {
         ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
             .map_err(|e| format!("installing the signal handler: {e}"))?;
         let where_ = self.mountpoint.display();
-        let mounted = mount(tree, &self.mountpoint, &options)
-            .map_err(|e| format!("mounting on {where_}: {e} (mounting needs root and /dev/fuse)"))?;
+        let mounted = mount(tree, &self.mountpoint, &options).map_err(|e| {
+            format!("mounting on {where_}: {e} (mounting needs root and /dev/fuse)")
+        })?;
         println!("pdtree: mounted on {where_}; Ctrl-C or `umount {where_}` to stop");
         while !stop.load(Ordering::SeqCst) && !mounted.is_finished() {
             std::thread::sleep(Duration::from_millis(50));
         }
-        mounted.unmount().map_err(|e| format!("unmounting {where_}: {e}"))?;
+        mounted
+            .unmount()
+            .map_err(|e| format!("unmounting {where_}: {e}"))?;
         println!("pdtree: unmounted {where_}");
         Ok(())
     }

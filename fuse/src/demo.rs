@@ -37,8 +37,14 @@ pub fn device_name(i: usize) -> String {
 pub fn add_device(tree: &mut Tree, name: &str) -> Result<(), Errno> {
     let rows: Vec<Row> = CONF_ROWS.iter().map(|(n, v)| Row::file(n, v)).collect();
     tree.register(format!("/proc/sys/net/ipv4/conf/{name}").as_bytes(), &rows)?;
-    let snmp = format!("Ip6InReceives\t0\nIp6OutRequests\t0\nifIndex\t{}\n", name.len());
-    tree.create(format!("/proc/net/dev_snmp6/{name}").as_bytes(), snmp.as_bytes())?;
+    let snmp = format!(
+        "Ip6InReceives\t0\nIp6OutRequests\t0\nifIndex\t{}\n",
+        name.len()
+    );
+    tree.create(
+        format!("/proc/net/dev_snmp6/{name}").as_bytes(),
+        snmp.as_bytes(),
+    )?;
     Ok(())
 }
 

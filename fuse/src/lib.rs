@@ -43,6 +43,7 @@ use std::time::Duration;
 
 use fuser::{BackgroundSession, Config, INodeNo, MountOption, Notifier, SessionACL};
 use pdtree::Tree;
+use rustix::mount::{unmount, UnmountFlags};
 
 use known::Stale;
 use serve::{Settings, Shared, TreeFs};
@@ -100,10 +101,10 @@ impl MountOptions {
     }
 }
 
-/// A mounted tree. Dropping it unmounts (lazily if the mount is busy), as does
-/// [`Mounted::unmount`].
+/// A mounted tree. Dropping it unmounts, as [`Mounted::unmount`] does.
 pub struct Mounted {
-    session: BackgroundSession,
+    /// `None` once unmounted.
+    session: Option<BackgroundSession>,
     notifier: Notifier,
     shared: Arc<Shared>,
     mountpoint: PathBuf,
@@ -129,7 +130,7 @@ pub fn mount(
     let session = fuser::spawn_mount(TreeFs(Arc::clone(&shared)), &mountpoint, &options.config())?;
     let notifier = session.notifier();
     Ok(Mounted {
-        session,
+        session: Some(session),
         notifier,
         shared,
         mountpoint,
@@ -196,15 +197,42 @@ impl Mounted {
 
     /// Whether the filesystem stopped serving (unmounted from outside, e.g. `umount`).
     pub fn is_finished(&self) -> bool {
-        self.session.guard.is_finished()
+        self.session.as_ref().is_none_or(|s| s.guard.is_finished())
     }
 
-    /// Unmounts and waits for the serving thread to end. If the filesystem was already
+    /// Unmounts and waits for the serving thread to end. If the mount is busy (a process
+    /// has a file or its working directory in it), it is detached instead (`umount -l`): it
+    /// disappears from the namespace at once, and the serving thread goes on answering the
+    /// processes still inside until the last one leaves. If the filesystem was already
     /// unmounted from outside, only waits.
-    pub fn unmount(self) -> io::Result<()> {
-        if self.is_finished() {
-            return self.session.join();
+    pub fn unmount(mut self) -> io::Result<()> {
+        self.stop()
+    }
+
+    fn stop(&mut self) -> io::Result<()> {
+        let Some(session) = self.session.take() else {
+            return Ok(());
+        };
+        if session.guard.is_finished() {
+            return session.join();
         }
-        self.session.umount_and_join()
+        match unmount(&self.mountpoint, UnmountFlags::empty()) {
+            // The kernel ends the connection: the serving thread reads ENODEV and returns.
+            Ok(()) => session.join(),
+            Err(rustix::io::Errno::BUSY) => {
+                unmount(&self.mountpoint, UnmountFlags::DETACH)?;
+                // Not joined: the thread serves the processes still inside, then ends.
+                drop(session);
+                Ok(())
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        // Nobody to report to; `unmount` is the call that reports.
+        let _ = self.stop();
     }
 }

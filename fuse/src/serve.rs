@@ -13,9 +13,8 @@ use std::time::{Duration, SystemTime};
 
 use fuser::{
     FileAttr, FileHandle, Filesystem, FopenFlags, Generation, INodeNo, InitFlags, KernelConfig,
-    OpenAccMode, OpenFlags, ReplyAttr, ReplyCreate, ReplyData, ReplyDirectory,
-    ReplyDirectoryPlus, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyStatfs, ReplyWrite, Request,
-    TimeOrNow,
+    OpenAccMode, OpenFlags, ReplyAttr, ReplyCreate, ReplyData, ReplyDirectory, ReplyDirectoryPlus,
+    ReplyEmpty, ReplyEntry, ReplyOpen, ReplyStatfs, ReplyWrite, Request, TimeOrNow,
 };
 use pdtree::{Errno, HandleId, Ino, Kind, PseudoFs, Stat, Tree, MAX_NAME};
 
@@ -416,7 +415,9 @@ impl Filesystem for TreeFs {
     ) {
         match self.read_at(fh.0, offset) {
             Ok(bytes) => {
-                let start = usize::try_from(offset).unwrap_or(usize::MAX).min(bytes.len());
+                let start = usize::try_from(offset)
+                    .unwrap_or(usize::MAX)
+                    .min(bytes.len());
                 let end = start.saturating_add(size as usize).min(bytes.len());
                 reply.data(&bytes[start..end]);
             }
@@ -478,7 +479,12 @@ impl Filesystem for TreeFs {
     ) {
         let state = self.0.lock();
         let filled = fill_dir(&state.tree, ino.0, offset, |child, off, kind, name| {
-            reply.add(INodeNo(child), off, file_type(kind), OsStr::from_bytes(name))
+            reply.add(
+                INodeNo(child),
+                off,
+                file_type(kind),
+                OsStr::from_bytes(name),
+            )
         });
         match filled {
             Ok(()) => reply.ok(),

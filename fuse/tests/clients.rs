@@ -83,8 +83,26 @@ impl Drop for TestMount {
                 eprintln!("unmounting {}: {e}", self.dir.display());
             }
         }
+        let left = is_mounted(&self.dir);
         let _ = fs::remove_dir(&self.dir);
+        if !std::thread::panicking() {
+            assert!(
+                !left,
+                "{} is still mounted after unmount",
+                self.dir.display()
+            );
+        }
     }
+}
+
+/// Whether the kernel lists a pdtree mount at `dir`.
+fn is_mounted(dir: &Path) -> bool {
+    let mounts = fs::read_to_string("/proc/self/mounts").unwrap();
+    let dir = dir.to_str().unwrap();
+    mounts.lines().any(|l| {
+        let f: Vec<&str> = l.split(' ').collect();
+        f.first() == Some(&"pdtree") && f.get(1) == Some(&dir)
+    })
 }
 
 /// `/big` with [`BIG`] children of every kind, a demo-like table and a listing.
@@ -96,7 +114,9 @@ fn test_tree() -> Tree {
         match i % 4 {
             0 => t.mkdir(p.as_bytes()).map(drop),
             1 => t.symlink(p.as_bytes(), b"target").map(drop),
-            _ => t.create(p.as_bytes(), format!("{i}\n").as_bytes()).map(drop),
+            _ => t
+                .create(p.as_bytes(), format!("{i}\n").as_bytes())
+                .map(drop),
         }
         .unwrap();
     }
@@ -120,9 +140,7 @@ fn tree_paths(t: &Tree, dir: Ino, prefix: &str, out: &mut Vec<String>) {
 fn names_of(t: &Tree, dir: &[u8]) -> BTreeSet<String> {
     let ino = t.stat(dir).unwrap().ino;
     let names = read_all(t, ino, 512).unwrap().into_iter();
-    names
-        .map(|e| String::from_utf8(e.name).unwrap())
-        .collect()
+    names.map(|e| String::from_utf8(e.name).unwrap()).collect()
 }
 
 // ----- clients ----------------------------------------------------------------------------
@@ -253,7 +271,10 @@ fn ls_find_stat_cat_and_scandir_see_the_tree() {
     check_ls_la(&m, &expected);
     check_find(&m);
     check_stat_and_cat(&m);
-    let scandir = run("python3", &["-c".as_ref(), SCANDIR.as_ref(), big.as_os_str()]);
+    let scandir = run(
+        "python3",
+        &["-c".as_ref(), SCANDIR.as_ref(), big.as_os_str()],
+    );
     check_scandir(&m, &scandir, &expected, |_| false);
     m.mounted().read(|t| t.check_invariants()).unwrap();
 }
@@ -266,7 +287,9 @@ fn check_ls_la(m: &TestMount, expected: &BTreeSet<String>) {
         let cols: Vec<&str> = line.split_whitespace().collect();
         let name = cols[8].to_string();
         if name != "." && name != ".." {
-            let st = m.mounted().read(|t| t.stat(format!("/big/{name}").as_bytes()));
+            let st = m
+                .mounted()
+                .read(|t| t.stat(format!("/big/{name}").as_bytes()));
             let st = st.unwrap();
             let mode = match st.kind {
                 Kind::Dir => "dr-xr-xr-x",
@@ -287,7 +310,12 @@ fn check_find(m: &TestMount) {
     let root_text = root.to_str().unwrap().trim_end_matches('/').to_string();
     let found: Vec<String> = run("find", &[root.as_os_str()])
         .into_iter()
-        .map(|p| p.strip_prefix(&root_text).unwrap().trim_start_matches('/').to_string())
+        .map(|p| {
+            p.strip_prefix(&root_text)
+                .unwrap()
+                .trim_start_matches('/')
+                .to_string()
+        })
         .filter(|p| !p.is_empty())
         .collect();
     let mut expected = Vec::new();
@@ -298,13 +326,26 @@ fn check_find(m: &TestMount) {
 
 /// `stat` reports the tree's inode, size and links; `cat` prints the tree's bytes.
 fn check_stat_and_cat(m: &TestMount) {
-    for rel in ["/big", "/big/n00000", "/big/n00001", "/big/n00002", "/big/zz-index"] {
+    for rel in [
+        "/big",
+        "/big/n00000",
+        "/big/n00001",
+        "/big/n00002",
+        "/big/zz-index",
+    ] {
         let st = m.mounted().read(|t| t.stat(rel.as_bytes())).unwrap();
-        let out = run("stat", &["-c".as_ref(), "%i %s %h".as_ref(), m.path(rel).as_os_str()]);
+        let out = run(
+            "stat",
+            &["-c".as_ref(), "%i %s %h".as_ref(), m.path(rel).as_os_str()],
+        );
         let want = format!("{} {} {}", st.ino, st.size, st.nlink);
         assert_eq!(out, [want], "stat {rel}");
     }
-    for rel in ["/big/n00002", "/big/zz-index", "/proc/sys/net/ipv4/conf/eth0/forwarding"] {
+    for rel in [
+        "/big/n00002",
+        "/big/zz-index",
+        "/proc/sys/net/ipv4/conf/eth0/forwarding",
+    ] {
         let out = Command::new("cat").arg(m.path(rel)).output().unwrap();
         let tree_bytes = m.mounted().edit(|t| {
             let h = t.open(rel.as_bytes()).unwrap();
@@ -333,7 +374,9 @@ fn check_scandir(
     for line in lines {
         let (name, ino) = line.rsplit_once(' ').expect("name inode");
         if !extra(name) {
-            let st = m.mounted().read(|t| t.stat(format!("/big/{name}").as_bytes()));
+            let st = m
+                .mounted()
+                .read(|t| t.stat(format!("/big/{name}").as_bytes()));
             assert_eq!(st.unwrap().ino.to_string(), ino, "scandir inode of {name}");
         }
         names.push(name.to_string());
@@ -352,15 +395,27 @@ fn getdents_with_small_buffers_resumes_from_every_saved_offset() {
     let names: Vec<String> = full.iter().map(|d| d.name.clone()).collect();
     let expected = m.mounted().read(|t| names_of(t, b"/big"));
     assert_exactly_once("getdents", &names, &with_dots(&expected), |_| false);
-    assert!(full.windows(2).all(|w| w[0].d_off < w[1].d_off), "d_off ascends");
-    assert_eq!((full[0].d_off, full[1].d_off), (1, 2), ". and .. at positions 0 and 1");
+    assert!(
+        full.windows(2).all(|w| w[0].d_off < w[1].d_off),
+        "d_off ascends"
+    );
+    assert_eq!(
+        (full[0].d_off, full[1].d_off),
+        (1, 2),
+        ". and .. at positions 0 and 1"
+    );
     for d in &full[2..] {
         assert_eq!(d.d_off, d.ino + 1, "{}: d_off is the next position", d.name);
     }
     // seekdir/telldir: resuming from any saved d_off gives exactly the rest of the scan.
     for i in (0..full.len()).step_by(97).chain([full.len() - 1]) {
         let rest = getdents(&big, full[i].d_off);
-        assert_eq!(rest, full[i + 1..], "resumed after entry {i} ({})", full[i].name);
+        assert_eq!(
+            rest,
+            full[i + 1..],
+            "resumed after entry {i} ({})",
+            full[i].name
+        );
     }
 }
 
@@ -383,15 +438,29 @@ fn every_client_sees_every_stable_entry_once_while_another_process_churns() {
         let ls_f = run("ls", &["-f".as_ref(), big.as_os_str()]);
         assert_exactly_once("ls -f", &ls_f, &with_dots(&stable), is_churn);
         let args = [big.as_os_str(), "-maxdepth".as_ref(), "1".as_ref()];
-        let vanished = |line: &str| line.contains("/churn") && line.ends_with("No such file or directory");
+        let vanished =
+            |line: &str| line.contains("/churn") && line.ends_with("No such file or directory");
         let find = run_allowing("find", &args, vanished);
-        let find: Vec<String> = find.iter().skip(1).map(|p| p.rsplit('/').next().unwrap().into()).collect();
+        let find: Vec<String> = find
+            .iter()
+            .skip(1)
+            .map(|p| p.rsplit('/').next().unwrap().into())
+            .collect();
         assert_exactly_once("find", &find, &stable, is_churn);
-        let py = run("python3", &["-c".as_ref(), SCANDIR.as_ref(), big.as_os_str()]);
+        let py = run(
+            "python3",
+            &["-c".as_ref(), SCANDIR.as_ref(), big.as_os_str()],
+        );
         check_scandir(&m, &py, &stable, is_churn);
     }
-    assert!(churn.0.try_wait().unwrap().is_none(), "the churning process died");
-    assert!(churned_seen > 0, "no scan ever met a churned entry: the test churned nothing");
+    assert!(
+        churn.0.try_wait().unwrap().is_none(),
+        "the churning process died"
+    );
+    assert!(
+        churned_seen > 0,
+        "no scan ever met a churned entry: the test churned nothing"
+    );
     drop(churn);
     m.mounted().read(|t| t.check_invariants()).unwrap();
 }
@@ -401,9 +470,15 @@ fn every_client_sees_every_stable_entry_once_while_another_process_churns() {
 fn check_no_repeats(scan: &[Dent], round: usize) {
     let mut seen = BTreeSet::new();
     for d in scan {
-        assert!(seen.insert((d.name.clone(), d.ino)), "round {round}: {d:?} twice");
+        assert!(
+            seen.insert((d.name.clone(), d.ino)),
+            "round {round}: {d:?} twice"
+        );
     }
-    assert!(scan.windows(2).all(|w| w[0].d_off < w[1].d_off), "round {round}: d_off ascends");
+    assert!(
+        scan.windows(2).all(|w| w[0].d_off < w[1].d_off),
+        "round {round}: d_off ascends"
+    );
 }
 
 #[test]
@@ -421,14 +496,31 @@ fn a_change_made_in_process_is_seen_at_once_whatever_the_ttl() {
     let size_before = fs::metadata(&dir).unwrap().len();
     m.mounted().edit(|t| t.remove(b"/big/n00002")).unwrap();
     let err = fs::metadata(&file).unwrap_err();
-    assert_eq!(err.raw_os_error(), Some(2), "ENOENT at the next lookup, not after the TTL");
-    assert_eq!(fs::metadata(&dir).unwrap().len(), size_before - 1, "directory size");
-    m.mounted().edit(|t| t.create(b"/big/n00002", b"again")).unwrap();
+    assert_eq!(
+        err.raw_os_error(),
+        Some(2),
+        "ENOENT at the next lookup, not after the TTL"
+    );
+    assert_eq!(
+        fs::metadata(&dir).unwrap().len(),
+        size_before - 1,
+        "directory size"
+    );
+    m.mounted()
+        .edit(|t| t.create(b"/big/n00002", b"again"))
+        .unwrap();
     assert_eq!(fs::read(&file).unwrap(), b"again");
-    let h = m.mounted().edit(|t| t.register(b"/proc/sys/net/ipv4/conf/eth1", &[Row::file("forwarding", "1\n")]));
+    let h = m.mounted().edit(|t| {
+        t.register(
+            b"/proc/sys/net/ipv4/conf/eth1",
+            &[Row::file("forwarding", "1\n")],
+        )
+    });
     h.unwrap();
     let conf = fs::read_dir(m.path("/proc/sys/net/ipv4/conf")).unwrap();
-    let names: BTreeSet<String> = conf.map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let names: BTreeSet<String> = conf
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
     assert_eq!(names, ["eth0", "eth1"].map(String::from).into());
 }
 
@@ -445,20 +537,35 @@ fn a_listing_is_never_stale_and_a_removed_open_file_reads_enoent() {
     fs::create_dir(m.path("/d/eth0")).unwrap();
     fs::File::create(m.path("/d/stats")).unwrap();
     let want = b"g\tindex\nd\teth0\nf\tstats\n";
-    assert_eq!(fs::read(&index).unwrap(), want, "rendered again after the change");
-    assert_eq!(fs::metadata(&index).unwrap().len(), want.len() as u64, "size follows");
+    assert_eq!(
+        fs::read(&index).unwrap(),
+        want,
+        "rendered again after the change"
+    );
+    assert_eq!(
+        fs::metadata(&index).unwrap().len(),
+        want.len() as u64,
+        "size follows"
+    );
     let mut open = fs::File::open(m.path("/d/stats")).unwrap();
     fs::remove_file(m.path("/d/stats")).unwrap();
     let mut buf = Vec::new();
     let err = std::io::Read::read_to_end(&mut open, &mut buf).unwrap_err();
-    assert_eq!(err.raw_os_error(), Some(2), "the tree's rule: ENOENT after removal");
+    assert_eq!(
+        err.raw_os_error(),
+        Some(2),
+        "the tree's rule: ENOENT after removal"
+    );
     drop(open);
     // The kernel sends RELEASE after close(2) has returned, so wait for it (bounded).
     let released = (0..200).any(|_| {
         std::thread::sleep(Duration::from_millis(10));
         m.mounted().read(|t| t.stats().handles) == 0
     });
-    assert!(released, "the tree handle was not released within 2 s of close");
+    assert!(
+        released,
+        "the tree handle was not released within 2 s of close"
+    );
     m.mounted().read(|t| t.check_invariants()).unwrap();
 }
 
@@ -472,12 +579,24 @@ fn errors_reach_clients_unchanged() {
     let row = m.path("/proc/sys/net/ipv4/conf/eth0/forwarding");
     assert_eq!(errno(fs::remove_file(&row)), 16, "EBUSY: a table row");
     assert_eq!(errno(fs::remove_dir(m.path("/big"))), 39, "ENOTEMPTY");
-    assert_eq!(errno(fs::remove_file(m.path("/big"))), 21, "EISDIR: unlink of a directory");
-    assert_eq!(errno(fs::remove_dir(m.path("/big/n00002"))), 20, "ENOTDIR: rmdir of a file");
+    assert_eq!(
+        errno(fs::remove_file(m.path("/big"))),
+        21,
+        "EISDIR: unlink of a directory"
+    );
+    assert_eq!(
+        errno(fs::remove_dir(m.path("/big/n00002"))),
+        20,
+        "ENOTDIR: rmdir of a file"
+    );
     assert_eq!(errno(fs::create_dir(m.path("/big/n00002"))), 17, "EEXIST");
     assert_eq!(errno(fs::write(&row, b"1")), 30, "EROFS: content is fixed");
     let perm = fs::Permissions::from_mode(0o600);
-    assert_eq!(errno(fs::set_permissions(&row, perm)), 1, "EPERM: no chmod yet");
+    assert_eq!(
+        errno(fs::set_permissions(&row, perm)),
+        1,
+        "EPERM: no chmod yet"
+    );
     let renamed = fs::rename(m.path("/big/n00002"), m.path("/big/x"));
     assert_eq!(errno(renamed), 1, "EPERM: no rename");
     let long = m.path(&"x".repeat(256));
@@ -499,5 +618,30 @@ fn a_read_only_mount_refuses_every_change() {
     assert_eq!(errno(fs::create_dir(m.path("/new"))), 30);
     assert_eq!(errno(fs::remove_dir(m.path("/big/n00000"))), 30);
     assert_eq!(errno(fs::File::create(m.path("/f")).map(drop)), 30);
-    assert_eq!(fs::read(m.path("/big/n00002")).unwrap(), b"2\n", "reads still work");
+    assert_eq!(
+        fs::read(m.path("/big/n00002")).unwrap(),
+        b"2\n",
+        "reads still work"
+    );
+}
+
+#[test]
+fn unmounting_a_busy_mount_detaches_it_and_still_serves_open_files() {
+    if !fuse_or_skip("unmounting_a_busy_mount_detaches_it_and_still_serves_open_files") {
+        return;
+    }
+    let mut m = TestMount::new(test_tree(), MountOptions::default());
+    let mut open = fs::File::open(m.path("/big/n00002")).unwrap();
+    m.mounted
+        .take()
+        .unwrap()
+        .unmount()
+        .expect("a busy mount is detached");
+    assert!(!is_mounted(&m.dir), "detached from the namespace at once");
+    let mut buf = String::new();
+    std::io::Read::read_to_string(&mut open, &mut buf).unwrap();
+    assert_eq!(
+        buf, "2\n",
+        "the file opened before the unmount is still served"
+    );
 }
