@@ -20,7 +20,6 @@ use pdtree::{Errno, HandleId, Ino, Kind, PseudoFs, Stat, Tree, MAX_NAME};
 
 use crate::attr::{file_attr, file_type};
 use crate::errno::to_fuse;
-use crate::known::KnownInodes;
 
 /// Children asked of the tree per `readdir_each` call while filling one reply.
 const READDIR_BATCH: usize = 256;
@@ -39,7 +38,6 @@ impl From<Errno> for Refused {
 /// Everything behind the lock.
 pub(crate) struct State {
     pub(crate) tree: Tree,
-    pub(crate) known: KnownInodes,
     /// The bytes each open handle is reading, taken at its last read at offset 0: a reader
     /// that continues at a later offset continues the same rendering, as seq_file does.
     snapshots: HashMap<HandleId, Arc<[u8]>>,
@@ -63,10 +61,8 @@ pub(crate) struct Shared {
 
 impl Shared {
     pub(crate) fn new(tree: Tree, settings: Settings) -> Shared {
-        let root = tree.stat_ino(pdtree::ROOT_INO).expect("a tree has a root");
         Shared {
             state: Mutex::new(State {
-                known: KnownInodes::new(&root),
                 tree,
                 snapshots: HashMap::new(),
             }),
@@ -94,8 +90,7 @@ impl Shared {
         file_attr(st, self.started)
     }
 
-    fn reply_entry(&self, state: &mut State, parent: Ino, name: &[u8], st: Stat, r: ReplyEntry) {
-        state.known.looked_up(parent, name, &st);
+    fn reply_entry(&self, st: Stat, r: ReplyEntry) {
         let attr = self.attr(&st);
         r.entry_with_ttls(
             &self.attr_ttl(st.kind),
@@ -200,7 +195,7 @@ impl TreeFs {
             make_child(&mut state.tree, parent.0, name, make).map_err(Refused::from)
         });
         match made {
-            Ok(st) => s.reply_entry(&mut state, parent.0, name, st, reply),
+            Ok(st) => s.reply_entry(st, reply),
             Err(e) => reply.error(e.0),
         }
     }
@@ -212,10 +207,7 @@ impl TreeFs {
             remove_child(&mut state.tree, parent.0, name.as_bytes(), dir).map_err(Refused::from)
         });
         match removed {
-            Ok(ino) => {
-                state.known.unlinked(ino);
-                reply.ok();
-            }
+            Ok(_) => reply.ok(),
             Err(e) => reply.error(e.0),
         }
     }
@@ -245,7 +237,7 @@ impl TreeFs {
         size: Option<u64>,
     ) -> Result<Stat, Refused> {
         let s = &self.0;
-        let mut state = s.lock();
+        let state = s.lock();
         let st = state.tree.stat_ino(ino)?;
         if chmod_or_chown {
             // Modes and owners are fixed until the tree has chmod and chown.
@@ -254,7 +246,6 @@ impl TreeFs {
         if size.is_some_and(|n| n != st.size) {
             return Err(Errno::EROFS.into());
         }
-        state.known.attr_sent(&st);
         Ok(st)
     }
 }
@@ -271,26 +262,19 @@ impl Filesystem for TreeFs {
 
     fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
         let s = &self.0;
-        let mut state = s.lock();
+        let state = s.lock();
         let name = name.as_bytes();
         match state.tree.lookup_at(parent.0, name) {
-            Ok(st) => s.reply_entry(&mut state, parent.0, name, st, reply),
+            Ok(st) => s.reply_entry(st, reply),
             Err(e) => reply.error(to_fuse(e)),
         }
     }
 
-    fn forget(&self, _req: &Request, ino: INodeNo, nlookup: u64) {
-        self.0.lock().known.forget(ino.0, nlookup);
-    }
-
     fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
         let s = &self.0;
-        let mut state = s.lock();
+        let state = s.lock();
         match state.tree.stat_ino(ino.0) {
-            Ok(st) => {
-                state.known.attr_sent(&st);
-                reply.attr(&s.attr_ttl(st.kind), &s.attr(&st));
-            }
+            Ok(st) => reply.attr(&s.attr_ttl(st.kind), &s.attr(&st)),
             Err(e) => reply.error(to_fuse(e)),
         }
     }
@@ -501,24 +485,15 @@ impl Filesystem for TreeFs {
         mut reply: ReplyDirectoryPlus,
     ) {
         let s = &self.0;
-        let mut guard = s.lock();
-        let State { tree, known, .. } = &mut *guard;
-        let filled = fill_dir(tree, ino.0, offset, |child, off, _kind, name| {
+        let state = s.lock();
+        let tree = &state.tree;
+        let filled = fill_dir(tree, ino.0, offset, |child, off, kind, name| {
             let Ok(st) = tree.stat_ino(child) else {
                 return false;
             };
-            let full = reply.add(
-                INodeNo(child),
-                off,
-                OsStr::from_bytes(name),
-                &s.settings.ttl,
-                &s.attr(&st),
-                Generation(0),
-            );
-            if !full && name != b"." && name != b".." {
-                known.looked_up(ino.0, name, &st);
-            }
-            full
+            let ttl = s.attr_ttl(kind);
+            let name = OsStr::from_bytes(name);
+            reply.add(INodeNo(child), off, name, &ttl, &s.attr(&st), Generation(0))
         });
         match filled {
             Ok(()) => reply.ok(),
@@ -552,7 +527,6 @@ impl Filesystem for TreeFs {
         });
         match made {
             Ok((st, h)) => {
-                state.known.looked_up(parent.0, name, &st);
                 let (ttl, attr) = (s.settings.ttl, s.attr(&st));
                 let flags = FopenFlags::FOPEN_DIRECT_IO;
                 reply.created(&ttl, &attr, Generation(0), FileHandle(h), flags);

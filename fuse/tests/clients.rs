@@ -510,6 +510,11 @@ fn a_change_made_in_process_is_seen_at_once_whatever_the_ttl() {
         .edit(|t| t.create(b"/big/n00002", b"again"))
         .unwrap();
     assert_eq!(fs::read(&file).unwrap(), b"again");
+    assert_eq!(
+        fs::metadata(&dir).unwrap().len(),
+        size_before,
+        "size after a creation"
+    );
     let h = m.mounted().edit(|t| {
         t.register(
             b"/proc/sys/net/ipv4/conf/eth1",

@@ -1,5 +1,6 @@
 //! Inode-addressed access for adapters (a FUSE server, a VFS) that hold inode numbers rather
-//! than paths: stat, parent, path and symlink target of a reachable entry.
+//! than paths: stat, parent, path and symlink target of a reachable entry, and the directory
+//! of a registered table.
 //!
 //! These are read-only conveniences beside the [`PseudoFs`](crate::PseudoFs) operations; they
 //! follow the same rule as `lookup_at`: an inode that is not reachable (removed, or never
@@ -7,7 +8,7 @@
 
 use super::entry::{content_shared, Body};
 use super::{ArenaIndex, Tree, ROOT_SLOT};
-use crate::types::{Errno, Ino, Stat, MAX_PATH};
+use crate::types::{Errno, HeaderId, Ino, Stat, MAX_PATH};
 
 impl Tree {
     /// The stat of the reachable entry with inode `ino`.
@@ -103,5 +104,24 @@ impl Tree {
 
     fn reachable_slot(&self, ino: Ino) -> Result<ArenaIndex, Errno> {
         self.slot_of_ino(ino).ok_or(Errno::ENOENT)
+    }
+}
+
+impl Tree {
+    /// The inode of the directory a registered table's rows are in (the table's path).
+    ///
+    /// Cost: O(log h) for h live headers.
+    ///
+    /// ```
+    /// use pdtree::{Errno, PseudoFs, Row, Tree};
+    /// let mut t = Tree::new();
+    /// let h = t.register(b"net/eth0", &[Row::file("mtu", "1500")]).unwrap();
+    /// assert_eq!(t.header_dir(h), Ok(t.stat(b"net/eth0").unwrap().ino));
+    /// t.unregister(h).unwrap();
+    /// assert_eq!(t.header_dir(h), Err(Errno::ENOENT));
+    /// ```
+    pub fn header_dir(&self, header: HeaderId) -> Result<Ino, Errno> {
+        let h = self.headers.get(&header).ok_or(Errno::ENOENT)?;
+        Ok(self.entry(h.target).ino)
     }
 }
