@@ -6,6 +6,7 @@
 //! (docs/PERFORMANCE.md).
 
 mod bench;
+mod bench_mount;
 mod commands;
 mod mount;
 mod progress;
@@ -38,6 +39,9 @@ enum Cmd {
     Bench(bench::BenchArgs),
     /// Mount a tree (empty, or a demo /proc) through FUSE and serve it until interrupted.
     Mount(mount::MountArgs),
+    /// Benchmark real clients (`ls -f`, `ls -la`) through pdtree-fuse against tmpfs, and
+    /// tables registered while mounted (needs root and /dev/fuse).
+    BenchMount(bench_mount::BenchMountArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
         Cmd::Minimize(a) => a.run(),
         Cmd::Print(a) => a.run(),
         Cmd::Mount(a) => a.run(),
+        Cmd::BenchMount(a) => a.run(),
         Cmd::Bench(a) => match bench::main(&a) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
