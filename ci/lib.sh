@@ -34,6 +34,22 @@ ci_ensure_cargo_fuzz() {
     cargo fuzz --version >&2
 }
 
+# The programs the mount tests run as clients (fuse/tests/clients.rs,
+# cli/tests/mount_command.rs), installed from Debian's packages when one is missing.
+ci_ensure_mount_clients() {
+    local missing=() tool pkg
+    for tool in ls:coreutils stat:coreutils cat:coreutils find:findutils \
+        python3:python3 umount:mount kill:procps; do
+        pkg="${tool#*:}"
+        command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("$pkg")
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then
+        ci_log "installing the mount tests' clients: ${missing[*]}"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+    fi
+    [ -e /dev/fuse ] || ci_log "warning: /dev/fuse is missing: the mount tests will fail under CI=true"
+}
+
 # llvm-cov and llvm-profdata matching rustc's LLVM (the profile format must match).
 # Sets CI_LLVM_BIN to the directory that holds them.
 ci_ensure_llvm_tools() {

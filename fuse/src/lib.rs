@@ -236,3 +236,8 @@ impl Drop for Mounted {
         let _ = self.stop();
     }
 }
+
+/// This crate's README examples, compiled as doc tests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

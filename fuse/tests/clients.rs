@@ -434,6 +434,15 @@ fn every_client_sees_every_stable_entry_once_while_another_process_churns() {
         check_no_repeats(&scan, round);
         let names: Vec<String> = scan.into_iter().map(|d| d.name).collect();
         churned_seen += names.iter().filter(|n| is_churn(n)).count();
+        // A scan that stops halfway, closes the directory, and resumes later from the saved
+        // d_off on a new descriptor (telldir/seekdir across opens).
+        let first = getdents(&big, 0);
+        let cut = &first[..first.len() / 2];
+        let rest = getdents(&big, cut.last().unwrap().d_off);
+        let joined: Vec<Dent> = cut.iter().cloned().chain(rest).collect();
+        check_no_repeats(&joined, round);
+        let joined: Vec<String> = joined.into_iter().map(|d| d.name).collect();
+        assert_exactly_once("getdents resumed", &joined, &with_dots(&stable), is_churn);
         assert_exactly_once("getdents", &names, &with_dots(&stable), is_churn);
         let ls_f = run("ls", &["-f".as_ref(), big.as_os_str()]);
         assert_exactly_once("ls -f", &ls_f, &with_dots(&stable), is_churn);
