@@ -9,11 +9,13 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use pdtree::{Limits, PseudoFs, Tree};
 
-use pdtree_harness::campaign::replay::{load, trace};
+use pdtree_harness::campaign::replay::{load_in, trace};
 use pdtree_harness::campaign::report::{repro_script, write_report, Report};
 use pdtree_harness::campaign::{self, CampaignConfig};
 use pdtree_harness::check::faults::{Fault, Faulty};
+use pdtree_harness::gen::Profile;
 use pdtree_harness::shrink::minimize_case;
+use pdtree_harness::target::RealDir;
 use pdtree_harness::{print_script, run_ops, Script, Stmt};
 
 use crate::progress::CampaignBar;
@@ -25,8 +27,48 @@ pub const DEFAULT_REPORT_DIR: &str = "target/pdtree-reports";
 #[derive(Args, Clone, Debug, Default)]
 pub struct Target {
     /// Test core with one planted bug instead of core itself (for checking the harness).
-    #[arg(long, value_parser = fault_parser())]
+    #[arg(long, value_parser = fault_parser(), conflicts_with = "target")]
     pub fault: Option<Fault>,
+    /// Test a real directory instead of core: each input runs in a fresh subdirectory of DIR
+    /// (any mounted filesystem: tmpfs, ext4, a FUSE mount), through syscalls, under the
+    /// posix-linux profile (docs/FUZZING.md, "Real filesystems").
+    #[arg(long, value_name = "DIR")]
+    pub target: Option<PathBuf>,
+    /// What the --target is: posix-linux (default: a kernel filesystem) or pseudo-linux (a
+    /// pseudo-filesystem such as pdtree-fuse: files created empty, no write(2), and a read of
+    /// a removed open file may be ENOENT).
+    #[arg(long, requires = "target", value_parser = profile_parser())]
+    pub profile: Option<Profile>,
+}
+
+/// `--profile NAME`: the real-directory profiles.
+fn profile_parser() -> impl TypedValueParser<Value = Profile> {
+    let names = [Profile::POSIX.name, Profile::PSEUDO.name];
+    PossibleValuesParser::new(names.map(PossibleValue::new))
+        .try_map(|name| Profile::by_name(&name).ok_or("unknown profile"))
+}
+
+impl Target {
+    /// The arguments that select this target again, for the commands reports print.
+    pub fn args(&self) -> String {
+        match (&self.target, self.fault) {
+            (Some(dir), _) => match self.profile {
+                Some(p) => format!(" --target {} --profile {}", dir.display(), p.name),
+                None => format!(" --target {}", dir.display()),
+            },
+            (None, Some(f)) => format!(" --fault {}", f.name()),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// What the target supports.
+    pub fn profile(&self) -> Profile {
+        match (&self.target, self.profile) {
+            (Some(_), Some(p)) => p,
+            (Some(_), None) => Profile::POSIX,
+            (None, _) => Profile::FULL,
+        }
+    }
 }
 
 /// `--fault NAME`: the names of [`Fault::ALL`], listed by `--help`.
@@ -38,12 +80,21 @@ fn fault_parser() -> impl TypedValueParser<Value = Fault> {
 /// Calls `$body` with `$make` bound to the target's constructor (core, or core with a fault).
 macro_rules! with_target {
     ($target:expr, |$make:ident| $body:expr) => {
-        match $target.fault {
-            None => {
+        match (&$target.target, $target.fault) {
+            (Some(dir), _) => {
+                let (dir, profile) = (dir.clone(), $target.profile());
+                let $make = move |l: Limits| {
+                    RealDir::new_in(&dir, profile, l).unwrap_or_else(|e| {
+                        panic!("cannot make a sandbox in {}: {e}", dir.display())
+                    })
+                };
+                $body
+            }
+            (None, None) => {
                 let $make = |l: Limits| Tree::with_limits(l);
                 $body
             }
-            Some(f) => {
+            (None, Some(f)) => {
                 let $make = move |l: Limits| Faulty::new(Tree::with_limits(l), f);
                 $body
             }
@@ -97,6 +148,8 @@ impl FuzzArgs {
             report_dir: Some(self.report_dir.clone()),
             max_len: self.max_len,
             minimize: !self.no_minimize,
+            profile: self.target.profile(),
+            target_args: self.target.args(),
         };
         let bar_len = cfg
             .iterations
@@ -135,7 +188,7 @@ impl ReplayArgs {
     pub fn run(self) -> ExitCode {
         let mut bad = 0;
         for f in &self.files {
-            let case = match load(f) {
+            let case = match load_in(f, self.target.profile()) {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -190,7 +243,7 @@ impl MinimizeArgs {
     /// Prints the minimized script on stdout and writes the report. Exit code 1 when the case
     /// does not diverge or cannot be read.
     pub fn run(self) -> ExitCode {
-        let case = match load(&self.file) {
+        let case = match load_in(&self.file, self.target.profile()) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -209,6 +262,7 @@ impl MinimizeArgs {
             let md = run_ops(limits, &ops, &make).err().unwrap_or(d);
             print!("{}", repro_script(limits, &ops, &md.signature()));
             let c = Report {
+                target_args: self.target.args(),
                 limits,
                 ops: &ops,
                 divergence: &md,

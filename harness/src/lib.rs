@@ -19,6 +19,7 @@
 //!   core's API beyond the trait ([`check::core_api`]) and planted bugs ([`check::faults`]).
 //! * [`shrink`]: the minimizer.
 //! * [`campaign`]: the built-in fuzzer, case files and replay, report directories.
+//! * [`target`]: real directories of any mounted filesystem as targets (Linux).
 //!
 //! The `pdtree` command (crate `pdtree-cli`) is a thin tool over this library.
 //!
@@ -38,8 +39,10 @@ pub mod check;
 pub mod gen;
 pub mod lang;
 pub mod shrink;
+#[cfg(target_os = "linux")]
+pub mod target;
 
-pub use check::diff::{diff_bytes, run_ops, DiffRunner, RunSummary};
+pub use check::diff::{diff_bytes, diff_bytes_in, run_ops, DiffRunner, RunSummary};
 pub use check::divergence::{Divergence, DivergenceKind, ReaddirRule, Side};
 pub use gen::{ops_from_bytes, GenStats};
 pub use lang::op::{Op, OpKind, Slot, MAX_SLOT, SLOTS};

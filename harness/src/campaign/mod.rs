@@ -3,7 +3,7 @@
 //! Iteration `i` of a campaign with master seed `s` runs the input [`iteration_input`]`(s, i)`:
 //! a byte buffer (1..=[`CampaignConfig::max_len`] bytes) from a ChaCha8 stream seeded by `s`
 //! and `i` alone, fed to the same generator as the libFuzzer targets and run differentially
-//! ([`diff_bytes`]). So any iteration reproduces on its own, and `--jobs` changes only how
+//! ([`diff_bytes`](crate::diff_bytes)). So any iteration reproduces on its own, and `--jobs` changes only how
 //! fast inputs run, never which.
 //!
 //! Iterations run in chunks; within a chunk the `jobs` threads take every `jobs`-th
@@ -34,9 +34,9 @@ use pdtree::{Limits, PseudoFs};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::check::diff::{diff_bytes, run_ops};
+use crate::check::diff::{diff_bytes_in, run_ops};
 use crate::check::divergence::Divergence;
-use crate::gen::{ops_from_bytes, GenStats};
+use crate::gen::{ops_from_bytes_in, GenStats, Profile};
 use crate::lang::op::Op;
 use crate::shrink::minimize_case;
 use report::{write_report, Report};
@@ -61,6 +61,11 @@ pub struct CampaignConfig {
     pub max_len: usize,
     /// Minimize a divergence before reporting it.
     pub minimize: bool,
+    /// What the target supports: the generator makes only those ops.
+    pub profile: Profile,
+    /// The command-line arguments that select the target, shown in reports' commands
+    /// (empty for core).
+    pub target_args: String,
 }
 
 impl Default for CampaignConfig {
@@ -74,6 +79,8 @@ impl Default for CampaignConfig {
             report_dir: None,
             max_len: 4096,
             minimize: true,
+            profile: Profile::FULL,
+            target_args: String::new(),
         }
     }
 }
@@ -98,6 +105,8 @@ pub struct Found {
     /// The report directory, if one was asked for: where it was written, or why it could not
     /// be.
     pub report: Option<Result<PathBuf, String>>,
+    /// The arguments that select the target (see [`CampaignConfig::target_args`]).
+    pub target_args: String,
 }
 
 /// What a campaign did.
@@ -145,7 +154,8 @@ impl CampaignResult {
                         let _ = writeln!(s, "report: {}", r.join("report.md").display());
                         let _ = writeln!(
                             s,
-                            "replay: cargo run --release -p pdtree-cli -- replay --verbose {}",
+                            "replay: cargo run --release -p pdtree-cli -- replay --verbose{} {}",
+                            f.target_args,
                             r.join("repro.ops").display()
                         );
                     }
@@ -291,7 +301,10 @@ fn run_chunk<A: PseudoFs>(
                         .step_by(jobs as usize)
                         .map(|i| {
                             let input = iteration_input(cfg.seed, i, cfg.max_len);
-                            (i, diff_bytes(&input, make_a).map(|r| r.stats))
+                            (
+                                i,
+                                diff_bytes_in(&input, cfg.profile, make_a).map(|r| r.stats),
+                            )
                         })
                         .collect::<Vec<_>>()
                 })
@@ -314,7 +327,7 @@ fn found<A: PseudoFs>(
     d: Divergence,
 ) -> Found {
     let input = iteration_input(cfg.seed, i, cfg.max_len);
-    let (limits, ops) = ops_from_bytes(&input);
+    let (limits, ops) = ops_from_bytes_in(&input, cfg.profile);
     let (mlimits, minimized) = if cfg.minimize {
         minimize_case(limits, &ops, &d, make_a)
     } else {
@@ -329,17 +342,20 @@ fn found<A: PseudoFs>(
             ops: &minimized,
             divergence: &md,
             origin: format!(
-                "`pdtree fuzz --seed {} --max-len {}`, iteration {i} ({} of {} ops kept)",
+                "`pdtree fuzz --seed {} --max-len {}{}`, iteration {i} ({} of {} ops kept)",
                 cfg.seed,
                 cfg.max_len,
+                cfg.target_args,
                 minimized.len(),
                 ops.len()
             ),
             input: Some(&input),
+            target_args: cfg.target_args.clone(),
         };
         write_report(root, &case).map_err(|e| format!("{}: {e}", root.display()))
     });
     Found {
+        target_args: cfg.target_args.clone(),
         seed_or_iteration: i,
         original_ops: ops.len(),
         input,

@@ -18,7 +18,7 @@ use pdtree_oracle::Oracle;
 
 use crate::check::diff::{DiffRunner, RunSummary};
 use crate::check::divergence::Divergence;
-use crate::gen::ops_from_bytes;
+use crate::gen::{ops_from_bytes_in, Profile};
 use crate::lang::op::Op;
 use crate::lang::script::{parse_script, Stmt};
 use crate::lang::transcript::parse_transcript;
@@ -49,6 +49,11 @@ fn expand(stmts: impl IntoIterator<Item = Stmt>) -> Vec<Op> {
 /// outcomes are ignored: the replay is differential), anything else a raw fuzz input.
 /// Errors are `name:line:column: message`.
 pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, String> {
+    load_bytes_in(name, bytes, Profile::FULL)
+}
+
+/// [`load_bytes`], a raw fuzz input generated for a target with `profile`.
+pub fn load_bytes_in(name: &str, bytes: &[u8], profile: Profile) -> Result<Loaded, String> {
     let at = |e: crate::lang::script::ParseError| {
         format!("{name}:{}:{}: {}", e.line, e.column, e.message)
     };
@@ -67,7 +72,7 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, String> {
             input: None,
         })
     } else {
-        let (limits, ops) = ops_from_bytes(bytes);
+        let (limits, ops) = ops_from_bytes_in(bytes, profile);
         Ok(Loaded {
             limits,
             ops,
@@ -78,8 +83,13 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Result<Loaded, String> {
 
 /// Reads and interprets a file (see [`load_bytes`]).
 pub fn load(path: &Path) -> Result<Loaded, String> {
+    load_in(path, Profile::FULL)
+}
+
+/// [`load`] for a target with `profile`.
+pub fn load_in(path: &Path, profile: Profile) -> Result<Loaded, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    load_bytes(&path.display().to_string(), &bytes)
+    load_bytes_in(&path.display().to_string(), &bytes, profile)
 }
 
 /// Runs `ops` differentially (A from `make_a`, B the oracle) and returns a trace — every op

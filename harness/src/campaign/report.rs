@@ -75,6 +75,9 @@ pub struct Report<'a> {
     pub origin: String,
     /// The raw fuzz input, if any.
     pub input: Option<&'a [u8]>,
+    /// Arguments that select the target, for the replay commands (empty for core; e.g.
+    /// ` --target /dev/shm/x`).
+    pub target_args: String,
 }
 
 /// The `report.md` text for `case`, whose directory is `dir`.
@@ -98,15 +101,17 @@ pub fn report_markdown(case: &Report<'_>, dir: &Path) -> String {
     let _ = writeln!(s, "## Reproduce\n");
     let _ = writeln!(
         s,
-        "```sh\ncargo run --release -p pdtree-cli -- replay --verbose {}\n```\n",
+        "```sh\ncargo run --release -p pdtree-cli -- replay --verbose{} {}\n```\n",
+        case.target_args,
         repro.display()
     );
     if case.input.is_some() {
         let _ = writeln!(
             s,
-            "The raw fuzz input is `{0}`: `cargo run --release -p pdtree-cli -- replay {0}` \
+            "The raw fuzz input is `{0}`: `cargo run --release -p pdtree-cli -- replay{1} {0}` \
              re-runs it unminimized, and `... -- print {0}` shows it as a script.\n",
-            dir.join("input.bin").display()
+            dir.join("input.bin").display(),
+            case.target_args
         );
     }
     let _ = writeln!(s, "## Keep it as a regression test\n");

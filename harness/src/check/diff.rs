@@ -44,7 +44,7 @@ use pdtree_oracle::Oracle;
 use crate::check::divergence::{unified_diff, At, Divergence, DivergenceKind, Failure, Side};
 use crate::check::panic::{catch, install_panic_hook, Caught};
 use crate::check::scan::Scans;
-use crate::gen::{GenStats, Generator};
+use crate::gen::{GenStats, Generator, Profile};
 use crate::lang::op::{Op, OpKind};
 use crate::lang::runner::{Outcome, Runner};
 
@@ -382,7 +382,16 @@ pub fn diff_bytes<A: PseudoFs>(
     data: &[u8],
     make_a: &dyn Fn(Limits) -> A,
 ) -> Result<RunSummary, Divergence> {
-    let mut g = Generator::new(data);
+    diff_bytes_in(data, Profile::FULL, make_a)
+}
+
+/// [`diff_bytes`] generating only what `profile` supports.
+pub fn diff_bytes_in<A: PseudoFs>(
+    data: &[u8],
+    profile: Profile,
+    make_a: &dyn Fn(Limits) -> A,
+) -> Result<RunSummary, Divergence> {
+    let mut g = Generator::with_profile(data, profile);
     let limits = g.limits();
     let mut d = DiffRunner::new(limits, make_a(limits), Oracle::with_limits(limits));
     while let Some(op) = g.next_op() {

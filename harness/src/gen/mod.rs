@@ -33,6 +33,7 @@
 
 mod model;
 pub mod paths;
+mod profile;
 mod reach;
 mod stats;
 mod swarm;
@@ -47,6 +48,7 @@ use pdtree_oracle::Oracle;
 use crate::lang::op::{Op, OpKind, Slot};
 use crate::lang::runner::{Outcome, Runner};
 use model::{join, Model};
+pub use profile::Profile;
 pub use reach::Reach;
 pub use stats::GenStats;
 pub use swarm::Swarm;
@@ -81,6 +83,7 @@ pub struct Generator<'a> {
     u: Unstructured<'a>,
     limits: Limits,
     swarm: Swarm,
+    profile: Profile,
     model: Model,
     made: usize,
 }
@@ -88,13 +91,21 @@ pub struct Generator<'a> {
 impl<'a> Generator<'a> {
     /// A generator over `data` (any bytes; an empty input gives no ops).
     pub fn new(data: &'a [u8]) -> Generator<'a> {
+        Generator::with_profile(data, Profile::FULL)
+    }
+
+    /// A generator that makes only what `profile` supports. The bytes are read the same way
+    /// for every profile; unsupported kinds get weight 0.
+    pub fn with_profile(data: &'a [u8], profile: Profile) -> Generator<'a> {
         let mut u = Unstructured::new(data);
-        let swarm = Swarm::from_bytes(&mut u);
+        let mut swarm = Swarm::from_bytes(&mut u);
+        swarm.restrict(&profile);
         let limits = Self::pick_limits(&mut u);
         Generator {
             u,
             limits,
             swarm,
+            profile,
             model: Model::new(),
             made: 0,
         }
@@ -389,14 +400,25 @@ impl<'a> Generator<'a> {
             OpKind::Mkdir => Op::Mkdir {
                 path: self.new_path(),
             },
-            OpKind::Create => Op::Create {
-                path: self.new_path(),
-                content: self.content(),
-            },
-            OpKind::Symlink => Op::Symlink {
-                path: self.new_path(),
-                target: self.target(),
-            },
+            OpKind::Create => {
+                let path = self.new_path();
+                let mut content = self.content();
+                if self.profile.empty_files {
+                    content.clear();
+                }
+                Op::Create { path, content }
+            }
+            OpKind::Symlink => {
+                let path = self.new_path();
+                let mut target = self.target();
+                if self.profile.nul_free_targets {
+                    target.retain(|&b| b != 0);
+                }
+                if let Some(max) = self.profile.max_symlink_target {
+                    target.truncate(max);
+                }
+                Op::Symlink { path, target }
+            }
             OpKind::Listing => Op::Listing {
                 path: self.new_path(),
             },
@@ -547,7 +569,12 @@ impl<'a> Generator<'a> {
 /// assert_eq!((limits, ops.len()), (pdtree::Limits::default(), 0));
 /// ```
 pub fn ops_from_bytes(data: &[u8]) -> (Limits, Vec<Op>) {
-    let mut g = Generator::new(data);
+    ops_from_bytes_in(data, Profile::FULL)
+}
+
+/// [`ops_from_bytes`] for a target with `profile`.
+pub fn ops_from_bytes_in(data: &[u8], profile: Profile) -> (Limits, Vec<Op>) {
+    let mut g = Generator::with_profile(data, profile);
     let limits = g.limits();
     let mut r: Runner<Oracle> = Runner::from_tree(Oracle::with_limits(limits));
     let mut ops = Vec::new();

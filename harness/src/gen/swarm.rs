@@ -4,6 +4,7 @@
 
 use arbitrary::Unstructured;
 
+use crate::gen::Profile;
 use crate::lang::op::OpKind;
 
 /// The swarm configuration of one input: a weight per [`OpKind`], 0 when disabled.
@@ -35,6 +36,16 @@ impl Swarm {
             weights[OpKind::Mkdir as usize] = 1;
         }
         Swarm { weights }
+    }
+
+    /// Disables the kinds `profile` does not support (keeping `mkdir` if nothing is left).
+    pub(crate) fn restrict(&mut self, profile: &Profile) {
+        for &k in profile.unsupported {
+            self.weights[k as usize] = 0;
+        }
+        if self.weights.iter().all(|&w| w == 0) {
+            self.weights[OpKind::Mkdir as usize] = 1;
+        }
     }
 
     /// The kind the weighted draw `r` (below the total weight) falls on.

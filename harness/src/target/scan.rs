@@ -1,0 +1,165 @@
+//! The real getdents64 stream of a directory, checked against POSIX while ops run between its
+//! reads.
+//!
+//! A readdir scan that starts at position 0 on a [`RealDir`](super::RealDir) opens a real
+//! directory stream beside it. Each later page of that scan (a readdir from the position the
+//! previous page ended at) makes exactly one getdents64 call of [`GETDENTS_BUFFER`] bytes on
+//! the stream; the ops in between run as they come. When the scan reaches the end of the
+//! directory the stream is read to its end and checked:
+//!
+//! - every entry present when the scan started and not removed during it was returned
+//!   exactly once;
+//! - no entry (name and inode) was returned twice.
+//!
+//! Entries created or removed during the scan may come once or not at all (POSIX leaves it
+//! unspecified) and are not checked. A directory removed during its scan reads as `ENOENT` on
+//! Linux; that ends the stream. A violation panics; the differential runner reports the
+//! panic as a divergence of the target, with the op that ended the scan.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, OwnedFd};
+
+use pdtree::Ino;
+use rustix::fs::{OFlags, RawDir};
+
+use super::real_dir::{list_fd, RealDir, GETDENTS_BUFFER};
+
+/// Scans followed at once per target; the oldest is dropped past this.
+const MAX_SCANS: usize = 8;
+
+/// An entry as the stream shows it: name and real inode number.
+type Seen = (Vec<u8>, u64);
+
+struct RealScan {
+    /// The directory's mapped inode (a new directory at the same path is another one).
+    dir: Ino,
+    /// The directory's path below the sandbox (for messages and removals).
+    rel: Vec<u8>,
+    stream: OwnedFd,
+    /// The position the scan's next page starts at.
+    next_pos: u64,
+    at_start: BTreeSet<Seen>,
+    removed: BTreeSet<Seen>,
+    returned: BTreeMap<Seen, u32>,
+}
+
+/// The scans of one target (behind a `RefCell`: readdir takes `&self`).
+#[derive(Default)]
+pub(crate) struct RealScans {
+    scans: RefCell<Vec<RealScan>>,
+}
+
+impl RealScan {
+    /// One getdents64 call; false at the end of the stream.
+    fn read_once(&mut self) -> bool {
+        let mut buf = [MaybeUninit::<u8>::uninit(); GETDENTS_BUFFER];
+        let mut raw = RawDir::new(self.stream.as_fd(), &mut buf);
+        let mut any = false;
+        while let Some(e) = raw.next() {
+            let e = match e {
+                Ok(e) => e,
+                // Linux: a directory removed while open reads as ENOENT; its children went
+                // first, so nothing stable is left to return.
+                Err(rustix::io::Errno::NOENT) => return false,
+                Err(err) => panic!("target: getdents during a scan: {err}"),
+            };
+            let name = e.file_name().to_bytes();
+            if name != b"." && name != b".." {
+                *self.returned.entry((name.to_vec(), e.ino())).or_default() += 1;
+            }
+            any = true;
+            if raw.is_buffer_empty() {
+                break;
+            }
+        }
+        any
+    }
+
+    /// Reads the stream to its end and checks what it returned.
+    fn finish(mut self) {
+        while self.read_once() {}
+        let dir = String::from_utf8_lossy(&self.rel).into_owned();
+        for ((name, ino), n) in &self.returned {
+            assert!(
+                *n == 1,
+                "target: readdir of /{dir}: {:?} (inode {ino}) returned {n} times in one scan",
+                String::from_utf8_lossy(name)
+            );
+        }
+        for stable in self.at_start.difference(&self.removed) {
+            assert!(
+                self.returned.contains_key(stable),
+                "target: readdir of /{dir}: {:?} (inode {}) was there for the whole scan and never returned",
+                String::from_utf8_lossy(&stable.0),
+                stable.1
+            );
+        }
+    }
+}
+
+impl RealScans {
+    /// A page of directory `dir` was read from `pos` and ended at `next_pos` (`end`: nothing
+    /// was left). Starts, advances or finishes the scan it belongs to.
+    pub(crate) fn page(&self, t: &RealDir, dir: Ino, pos: u64, next_pos: u64, end: bool) {
+        let mut scans = self.scans.borrow_mut();
+        let i = if pos == 0 {
+            let Some(scan) = t.start_scan(dir) else {
+                return;
+            };
+            if scans.len() == MAX_SCANS {
+                scans.remove(0);
+            }
+            scans.push(scan);
+            scans.len() - 1
+        } else {
+            match scans.iter().position(|s| s.next_pos == pos && s.dir == dir) {
+                Some(i) => i,
+                None => return,
+            }
+        };
+        if end {
+            scans.remove(i).finish();
+        } else {
+            scans[i].read_once();
+            scans[i].next_pos = next_pos;
+        }
+    }
+
+    /// The adapter removed `name` (real inode `real`) from directory `dir`: its scans note it.
+    pub(crate) fn removed(&self, dir: Ino, name: &[u8], real: u64) {
+        for s in self.scans.borrow_mut().iter_mut().filter(|s| s.dir == dir) {
+            s.removed.insert((name.to_vec(), real));
+        }
+    }
+}
+
+impl RealDir {
+    /// A new stream on directory `dir` and the entries it has now (`None`: not a directory
+    /// the adapter can open, so there is nothing to follow).
+    fn start_scan(&self, dir: Ino) -> Option<RealScan> {
+        let rel = self.rel_of(dir)?.to_vec();
+        let comps: Vec<&[u8]> = if rel.is_empty() {
+            Vec::new()
+        } else {
+            rel.split(|&b| b == b'/').collect()
+        };
+        let stream = self.open_dir_fd(&comps, OFlags::RDONLY)?;
+        let snapshot = self.open_dir_fd(&comps, OFlags::RDONLY)?;
+        let what = String::from_utf8_lossy(&rel).into_owned();
+        let at_start = list_fd(snapshot.as_fd(), &what)
+            .into_iter()
+            .map(|(name, ino, _)| (name, ino))
+            .collect();
+        Some(RealScan {
+            dir,
+            rel,
+            stream,
+            next_pos: 0,
+            at_start,
+            removed: BTreeSet::new(),
+            returned: BTreeMap::new(),
+        })
+    }
+}
