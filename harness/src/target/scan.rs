@@ -163,3 +163,45 @@ impl RealDir {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scan of an empty directory of its own, with `at_start` and `returned` made up.
+    fn scan(at_start: &[(&str, u64)], returned: &[(&str, u64, u32)]) -> RealScan {
+        let dir = std::env::temp_dir().join(format!("pdtree-scan-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY;
+        let stream = rustix::fs::openat(rustix::fs::CWD, &dir, flags, rustix::fs::Mode::empty());
+        let seen = |n: &str, i: u64| (n.as_bytes().to_vec(), i);
+        RealScan {
+            dir: 2,
+            rel: b"d".to_vec(),
+            stream: stream.unwrap(),
+            next_pos: 0,
+            at_start: at_start.iter().map(|&(n, i)| seen(n, i)).collect(),
+            removed: BTreeSet::new(),
+            returned: returned.iter().map(|&(n, i, c)| (seen(n, i), c)).collect(),
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "returned 2 times in one scan")]
+    fn an_entry_returned_twice_is_a_finding() {
+        scan(&[("a", 10)], &[("a", 10, 2)]).finish();
+    }
+
+    #[test]
+    #[should_panic(expected = "was there for the whole scan and never returned")]
+    fn a_stable_entry_never_returned_is_a_finding() {
+        scan(&[("a", 10), ("b", 11)], &[("a", 10, 1)]).finish();
+    }
+
+    #[test]
+    fn a_removed_entry_may_be_missing_and_a_new_one_may_come() {
+        let mut s = scan(&[("a", 10), ("b", 11)], &[("a", 10, 1), ("new", 12, 1)]);
+        s.removed.insert((b"b".to_vec(), 11));
+        s.finish();
+    }
+}
