@@ -4,7 +4,7 @@
 //! kernel addresses entries by inode; the tree's mutating operations take paths, so a
 //! handler turns `(parent inode, name)` into a path with [`Tree::path_of`] (O(depth)).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -41,6 +41,13 @@ pub(crate) struct State {
     /// The bytes each open handle is reading, taken at its last read at offset 0: a reader
     /// that continues at a later offset continues the same rendering, as seq_file does.
     snapshots: HashMap<HandleId, Arc<[u8]>>,
+    /// Directories held open (opendir without releasedir yet): how many times, and their stat
+    /// at the first opendir, so fstat of a directory removed while open still answers (the
+    /// tree has no directory handles).
+    open_dirs: HashMap<Ino, (u64, Stat)>,
+    /// The tree handles open on each inode, so fstat of a file removed while open answers
+    /// through one of them (the kernel's GETATTR names the inode, not the handle).
+    open_files: HashMap<Ino, BTreeSet<HandleId>>,
 }
 
 /// What the mount was asked for.
@@ -65,6 +72,8 @@ impl Shared {
             state: Mutex::new(State {
                 tree,
                 snapshots: HashMap::new(),
+                open_dirs: HashMap::new(),
+                open_files: HashMap::new(),
             }),
             settings,
             started: SystemTime::now(),
@@ -105,6 +114,48 @@ impl Shared {
             Err(Errno::EROFS.into())
         } else {
             Ok(())
+        }
+    }
+}
+
+impl State {
+    /// getattr's answer: the reachable entry; else, for an inode still open after its
+    /// removal, its stat through an open handle (a file: nlink 0) or as it was at opendir (a
+    /// directory: nlink 0, no children). POSIX has fstat answer for both.
+    fn stat_for_getattr(&self, ino: Ino) -> Result<Stat, Errno> {
+        match self.tree.stat_ino(ino) {
+            Err(Errno::ENOENT) => {
+                if let Some(&h) = self.open_files.get(&ino).and_then(|hs| hs.first()) {
+                    return self.tree.stat_handle(h);
+                }
+                match self.open_dirs.get(&ino) {
+                    Some((_, st)) => Ok(Stat {
+                        nlink: 0,
+                        size: 0,
+                        ..*st
+                    }),
+                    None => Err(Errno::ENOENT),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// A tree handle was opened on `ino`.
+    fn opened(&mut self, ino: Ino, h: HandleId) {
+        self.open_files.entry(ino).or_default().insert(h);
+    }
+
+    /// Tree handle `h` is being released.
+    fn releasing(&mut self, h: HandleId) {
+        self.snapshots.remove(&h);
+        if let Ok(st) = self.tree.stat_handle(h) {
+            if let Some(hs) = self.open_files.get_mut(&st.ino) {
+                hs.remove(&h);
+                if hs.is_empty() {
+                    self.open_files.remove(&st.ino);
+                }
+            }
         }
     }
 }
@@ -216,7 +267,9 @@ impl TreeFs {
     /// reaches the tree (a listing renders now; a removed file answers `ENOENT`).
     fn open_handle(&self, state: &mut State, ino: Ino) -> Result<HandleId, Errno> {
         let path = state.tree.path_of(ino)?;
-        state.tree.open(&path)
+        let h = state.tree.open(&path)?;
+        state.opened(ino, h);
+        Ok(h)
     }
 
     fn read_at(&self, handle: HandleId, offset: u64) -> Result<Arc<[u8]>, Errno> {
@@ -270,13 +323,43 @@ impl Filesystem for TreeFs {
         }
     }
 
-    fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
+    fn getattr(&self, _req: &Request, ino: INodeNo, fh: Option<FileHandle>, reply: ReplyAttr) {
         let s = &self.0;
-        let state = s.lock();
-        match state.tree.stat_ino(ino.0) {
+        let _ = fh; // fstat does not name a handle: the inode decides (see stat_for_getattr)
+        match s.lock().stat_for_getattr(ino.0) {
             Ok(st) => reply.attr(&s.attr_ttl(st.kind), &s.attr(&st)),
             Err(e) => reply.error(to_fuse(e)),
         }
+    }
+
+    fn opendir(&self, _req: &Request, ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
+        let mut state = self.0.lock();
+        match state.tree.stat_ino(ino.0) {
+            Ok(st) if st.kind == Kind::Dir => {
+                state.open_dirs.entry(st.ino).or_insert((0, st)).0 += 1;
+                reply.opened(FileHandle(0), FopenFlags::empty());
+            }
+            Ok(_) => reply.error(fuser::Errno::ENOTDIR),
+            Err(e) => reply.error(to_fuse(e)),
+        }
+    }
+
+    fn releasedir(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        _fh: FileHandle,
+        _flags: OpenFlags,
+        reply: ReplyEmpty,
+    ) {
+        let mut state = self.0.lock();
+        if let Some((n, _)) = state.open_dirs.get_mut(&ino.0) {
+            *n -= 1;
+            if *n == 0 {
+                state.open_dirs.remove(&ino.0);
+            }
+        }
+        reply.ok();
     }
 
     fn setattr(
@@ -446,7 +529,7 @@ impl Filesystem for TreeFs {
         reply: ReplyEmpty,
     ) {
         let mut state = self.0.lock();
-        state.snapshots.remove(&fh.0);
+        state.releasing(fh.0);
         match state.tree.close(fh.0) {
             Ok(()) => reply.ok(),
             Err(e) => reply.error(to_fuse(e)),

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -562,7 +562,19 @@ fn a_listing_is_never_stale_and_a_removed_open_file_reads_enoent() {
         "size follows"
     );
     let mut open = fs::File::open(m.path("/d/stats")).unwrap();
+    let open_dir = fs::File::open(m.path("/d/eth0")).unwrap();
     fs::remove_file(m.path("/d/stats")).unwrap();
+    fs::remove_dir(m.path("/d/eth0")).unwrap();
+    // fstat of what is still open answers, with no links left (POSIX).
+    let st = open
+        .metadata()
+        .expect("fstat of an open file after its removal");
+    assert_eq!((st.nlink(), st.len()), (0, 0));
+    let st = open_dir
+        .metadata()
+        .expect("fstat of an open directory after its removal");
+    assert_eq!(st.nlink(), 0);
+    drop(open_dir);
     let mut buf = Vec::new();
     let err = std::io::Read::read_to_end(&mut open, &mut buf).unwrap_err();
     assert_eq!(

@@ -6,9 +6,9 @@
 //! follow the same rule as `lookup_at`: an inode that is not reachable (removed, or never
 //! used) is `ENOENT`.
 
-use super::entry::{content_shared, Body};
+use super::entry::{content_len, content_shared, Body};
 use super::{ArenaIndex, Tree, ROOT_SLOT};
-use crate::types::{Errno, HeaderId, Ino, Stat, MAX_PATH};
+use crate::types::{Errno, HandleId, HeaderId, Ino, Stat, MAX_PATH};
 
 impl Tree {
     /// The stat of the reachable entry with inode `ino`.
@@ -123,5 +123,46 @@ impl Tree {
     pub fn header_dir(&self, header: HeaderId) -> Result<Ino, Errno> {
         let h = self.headers.get(&header).ok_or(Errno::ENOENT)?;
         Ok(self.entry(h.target).ino)
+    }
+}
+
+impl Tree {
+    /// The stat of the entry behind an open handle, also after the entry was removed (it
+    /// stays allocated until its last close): then `nlink` is 0, as fstat(2) of an unlinked
+    /// file reports, and a removed listing's size is 0 (it has no directory to render).
+    /// `EBADF` for an unknown or closed handle.
+    ///
+    /// Cost: O(log h) for h open handles.
+    ///
+    /// ```
+    /// use pdtree::{Errno, PseudoFs, Tree};
+    /// let mut t = Tree::new();
+    /// t.create(b"/f", b"abc").unwrap();
+    /// let h = t.open(b"/f").unwrap();
+    /// t.remove(b"/f").unwrap();
+    /// let st = t.stat_handle(h).unwrap();
+    /// assert_eq!((st.size, st.nlink, st.open_refs), (3, 0, 1));
+    /// t.close(h).unwrap();
+    /// assert_eq!(t.stat_handle(h), Err(Errno::EBADF));
+    /// ```
+    pub fn stat_handle(&self, handle: HandleId) -> Result<Stat, Errno> {
+        let slot = self.handles.get(&handle).ok_or(Errno::EBADF)?.slot;
+        let e = self.entry(slot);
+        if e.reachable() {
+            return Ok(self.stat_slot(slot));
+        }
+        let size = match &e.body {
+            Body::File(c) | Body::Symlink(c) => content_len(c) as u64,
+            _ => 0,
+        };
+        Ok(Stat {
+            ino: e.ino,
+            kind: e.body.kind(),
+            nlink: 0,
+            size,
+            owner: e.owner(),
+            permanent: e.permanent(),
+            open_refs: u64::from(e.open_refs),
+        })
     }
 }

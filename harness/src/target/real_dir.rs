@@ -24,7 +24,7 @@
 //! - **Read after removal**: POSIX keeps reading an unlinked open file; the tree answers
 //!   `ENOENT`. The adapter reads the real file (it must still give its content, or that is a
 //!   finding; under the `pseudo-linux` profile `ENOENT` is accepted too, the tree's own rule)
-//!   and answers `ENOENT`.
+//!   and fstat of it must answer with nlink 0; then the adapter answers `ENOENT`.
 //! - **Path syntax and limits the tree forbids** (`.`/`..` components, empty components,
 //!   paths over 4096 bytes, names over 255, contents over `max_content`, more than
 //!   `max_entries` entries, page sizes out of range, an empty symlink target) are refused by
@@ -605,30 +605,26 @@ impl PseudoFs for RealDir {
 
     fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
         let h = self.handles.get(&handle).ok_or(Errno::EBADF)?;
-        let removed = !self.by_ino.contains_key(&h.ino);
-        let bytes = match &h.file {
-            Some(fd) => match read_all(fd.as_fd()) {
-                Ok(b) => b,
-                Err(Sys::NOENT) if removed && self.profile.enoent_after_removal => {
-                    return Err(Errno::ENOENT)
-                }
-                Err(e) => panic!("target: reading an open file: {e}"),
-            },
-            None if removed => return Err(Errno::ENOENT),
+        if !self.by_ino.contains_key(&h.ino) {
+            // Removed while open. POSIX: fstat answers with no links left, and the file
+            // still reads; the tree: ENOENT.
+            if let Some(fd) = &h.file {
+                check_removed_open_file(fd.as_fd(), self.profile);
+            }
+            return Err(Errno::ENOENT);
+        }
+        match &h.file {
+            Some(fd) => Ok(read_all(fd.as_fd())
+                .unwrap_or_else(|e| panic!("target: reading an open file: {e}"))),
             None => {
                 let comps = self.comps_of(h.ino).expect("reachable");
                 let parts: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
                 let (dir, name) = self.parent(&parts)?;
                 let t =
                     readlinkat(&dir, name, Vec::new()).map_err(|e| tree_errno(e, "readlink"))?;
-                t.into_bytes()
+                Ok(t.into_bytes())
             }
-        };
-        if removed {
-            // POSIX: the unlinked file still reads (checked by read_all); the tree: ENOENT.
-            return Err(Errno::ENOENT);
         }
-        Ok(bytes)
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
@@ -671,6 +667,19 @@ impl PseudoFs for RealDir {
             s.live, s.allocated, s.handles
         );
         out
+    }
+}
+
+/// What POSIX promises of a file removed while open: fstat answers (nlink 0) and it still
+/// reads, or under `pseudo-linux` answers `ENOENT` to a read. Anything else is a finding.
+fn check_removed_open_file(fd: BorrowedFd<'_>, profile: Profile) {
+    let what = "an open file after its removal";
+    let st = fstat(fd).unwrap_or_else(|e| panic!("target: fstat of {what}: {e}"));
+    assert_eq!(st.st_nlink, 0, "target: fstat of {what}: nlink");
+    match read_all(fd) {
+        Ok(_) => {}
+        Err(Sys::NOENT) if profile.enoent_after_removal => {}
+        Err(e) => panic!("target: reading {what}: {e}"),
     }
 }
 
