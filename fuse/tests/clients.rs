@@ -671,3 +671,37 @@ fn unmounting_a_busy_mount_detaches_it_and_still_serves_open_files() {
         "the file opened before the unmount is still served"
     );
 }
+
+#[test]
+fn every_recorded_target_behaviour_replays_on_pdtree_fuse() {
+    use pdtree_harness::gen::Profile;
+    use pdtree_harness::target::{expected_on, RealDir};
+    if !fuse_or_skip("every_recorded_target_behaviour_replays_on_pdtree_fuse") {
+        return;
+    }
+    let m = TestMount::new(Tree::new(), MountOptions::default());
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/targets");
+    let mut checked = 0;
+    for entry in fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ops") {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        let Some(want) = expected_on(&text, "pdtree-fuse (pseudo-linux)") else {
+            panic!(
+                "{}: no `# pdtree-fuse (pseudo-linux):` line",
+                path.display()
+            );
+        };
+        let case = pdtree_harness::campaign::replay::load_in(&path, Profile::PSEUDO).unwrap();
+        let make = |l| RealDir::new_in(&m.dir, Profile::PSEUDO, l).unwrap();
+        let got = match pdtree_harness::run_ops(case.limits, &case.ops, &make) {
+            Ok(_) => "ok".to_string(),
+            Err(d) => format!("divergence {}", d.signature()),
+        };
+        assert_eq!(got, want, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} files in corpus/targets");
+}

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use pdtree::{Limits, PseudoFs};
 use pdtree_harness::campaign::{iteration_input, run, CampaignConfig};
 use pdtree_harness::gen::{Generator, Profile};
-use pdtree_harness::target::RealDir;
+use pdtree_harness::target::{expected_on, RealDir};
 use pdtree_harness::{parse_script, run_ops, OpKind, Stmt};
 
 /// A directory of this test's own, on tmpfs when the machine has it (the fast case), else
@@ -134,4 +134,31 @@ fn a_sandbox_is_removed_with_its_target() {
     drop(t);
     assert!(!sandbox.exists());
     std::fs::remove_dir(&base).unwrap();
+}
+
+#[test]
+fn every_recorded_target_behaviour_replays_on_tmpfs() {
+    let base = base("corpus");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/targets");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ops") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let want = expected_on(&text, "tmpfs (posix-linux)")
+            .unwrap_or_else(|| panic!("{}: no `# tmpfs (posix-linux):` line", path.display()));
+        let case = pdtree_harness::campaign::replay::load_in(&path, Profile::POSIX).unwrap();
+        let got = match run_ops(case.limits, &case.ops, &|l| {
+            RealDir::new_in(&base, Profile::POSIX, l).unwrap()
+        }) {
+            Ok(_) => "ok".to_string(),
+            Err(d) => format!("divergence {}", d.signature()),
+        };
+        assert_eq!(got, want, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} files in corpus/targets");
+    std::fs::remove_dir_all(&base).unwrap();
 }

@@ -17,3 +17,18 @@ mod real_dir;
 mod scan;
 
 pub use real_dir::RealDir;
+
+/// What a recorded case (`corpus/targets/*.ops`) states for `target`, from its
+/// `# TARGET: EXPECTATION` line: `ok`, or `divergence SIGNATURE`.
+///
+/// ```
+/// let text = "# tmpfs (posix-linux): ok\n# pdtree-fuse (pseudo-linux): divergence x\nmkdir \"/a\"\n";
+/// assert_eq!(pdtree_harness::target::expected_on(text, "tmpfs (posix-linux)").as_deref(), Some("ok"));
+/// assert_eq!(pdtree_harness::target::expected_on(text, "ext4 (posix-linux)"), None);
+/// ```
+pub fn expected_on(text: &str, target: &str) -> Option<String> {
+    let tag = format!("# {target}: ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&tag))
+        .map(str::to_string)
+}
