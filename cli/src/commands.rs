@@ -10,7 +10,7 @@ use clap::Args;
 use pdtree::{Limits, PseudoFs, Tree};
 
 use pdtree_harness::campaign::replay::{load_in, trace};
-use pdtree_harness::campaign::report::{repro_script, write_report, Report};
+use pdtree_harness::campaign::report::{repro_script, write_report, Commands, Report};
 use pdtree_harness::campaign::{self, CampaignConfig};
 use pdtree_harness::check::faults::{Fault, Faulty};
 use pdtree_harness::gen::Profile;
@@ -49,8 +49,17 @@ fn profile_parser() -> impl TypedValueParser<Value = Profile> {
 }
 
 impl Target {
-    /// The arguments that select this target again, for the commands reports print.
-    pub fn args(&self) -> String {
+    /// The commands that fuzz and replay this target, for reports.
+    pub fn commands(&self) -> Commands {
+        let args = self.args();
+        Commands {
+            fuzz: format!("pdtree fuzz{args}"),
+            replay: format!("cargo run --release -p pdtree-cli -- replay{args}"),
+        }
+    }
+
+    /// The arguments that select this target again.
+    fn args(&self) -> String {
         match (&self.target, self.fault) {
             (Some(dir), _) => match self.profile {
                 Some(p) => format!(" --target {} --profile {}", dir.display(), p.name),
@@ -149,7 +158,7 @@ impl FuzzArgs {
             max_len: self.max_len,
             minimize: !self.no_minimize,
             profile: self.target.profile(),
-            target_args: self.target.args(),
+            commands: self.target.commands(),
         };
         let bar_len = cfg
             .iterations
@@ -262,7 +271,7 @@ impl MinimizeArgs {
             let md = run_ops(limits, &ops, &make).err().unwrap_or(d);
             print!("{}", repro_script(limits, &ops, &md.signature()));
             let c = Report {
-                target_args: self.target.args(),
+                commands: self.target.commands(),
                 limits,
                 ops: &ops,
                 divergence: &md,

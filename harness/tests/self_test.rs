@@ -310,7 +310,7 @@ fn report_has_minimized_script_and_dump_diff() {
         "a detaching remove must show in the dumps"
     );
     let case = Report {
-        target_args: String::new(),
+        commands: Default::default(),
         limits: found.limits,
         ops: &found.minimized,
         divergence: &found.minimized_divergence,

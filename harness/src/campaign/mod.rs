@@ -39,7 +39,7 @@ use crate::check::divergence::Divergence;
 use crate::gen::{ops_from_bytes_in, GenStats, Profile};
 use crate::lang::op::Op;
 use crate::shrink::minimize_case;
-use report::{write_report, Report};
+use report::{write_report, Commands, Report};
 
 /// Iterations run when neither a count nor a time is given.
 pub const DEFAULT_ITERATIONS: u64 = 20_000;
@@ -63,9 +63,8 @@ pub struct CampaignConfig {
     pub minimize: bool,
     /// What the target supports: the generator makes only those ops.
     pub profile: Profile,
-    /// The command-line arguments that select the target, shown in reports' commands
-    /// (empty for core).
-    pub target_args: String,
+    /// How the target's cases are fuzzed and replayed, for reports and the summary.
+    pub commands: Commands,
 }
 
 impl Default for CampaignConfig {
@@ -80,7 +79,7 @@ impl Default for CampaignConfig {
             max_len: 4096,
             minimize: true,
             profile: Profile::FULL,
-            target_args: String::new(),
+            commands: Commands::default(),
         }
     }
 }
@@ -105,8 +104,8 @@ pub struct Found {
     /// The report directory, if one was asked for: where it was written, or why it could not
     /// be.
     pub report: Option<Result<PathBuf, String>>,
-    /// The arguments that select the target (see [`CampaignConfig::target_args`]).
-    pub target_args: String,
+    /// How the target's cases are replayed (see [`CampaignConfig::commands`]).
+    pub commands: Commands,
 }
 
 /// What a campaign did.
@@ -154,8 +153,8 @@ impl CampaignResult {
                         let _ = writeln!(s, "report: {}", r.join("report.md").display());
                         let _ = writeln!(
                             s,
-                            "replay: cargo run --release -p pdtree-cli -- replay --verbose{} {}",
-                            f.target_args,
+                            "replay: {} --verbose {}",
+                            f.commands.replay,
                             r.join("repro.ops").display()
                         );
                     }
@@ -342,20 +341,20 @@ fn found<A: PseudoFs>(
             ops: &minimized,
             divergence: &md,
             origin: format!(
-                "`pdtree fuzz --seed {} --max-len {}{}`, iteration {i} ({} of {} ops kept)",
+                "`{} --seed {} --max-len {}`, iteration {i} ({} of {} ops kept)",
+                cfg.commands.fuzz,
                 cfg.seed,
                 cfg.max_len,
-                cfg.target_args,
                 minimized.len(),
                 ops.len()
             ),
             input: Some(&input),
-            target_args: cfg.target_args.clone(),
+            commands: cfg.commands.clone(),
         };
         write_report(root, &case).map_err(|e| format!("{}: {e}", root.display()))
     });
     Found {
-        target_args: cfg.target_args.clone(),
+        commands: cfg.commands.clone(),
         seed_or_iteration: i,
         original_ops: ops.len(),
         input,

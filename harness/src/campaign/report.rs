@@ -75,9 +75,33 @@ pub struct Report<'a> {
     pub origin: String,
     /// The raw fuzz input, if any.
     pub input: Option<&'a [u8]>,
-    /// Arguments that select the target, for the replay commands (empty for core; e.g.
-    /// ` --target /dev/shm/x`).
-    pub target_args: String,
+    /// How this target's cases are fuzzed and replayed, for the commands the report shows.
+    pub commands: Commands,
+}
+
+/// The commands that fuzz and replay cases of one target, shown in reports and summaries.
+///
+/// ```
+/// let c = pdtree_harness::campaign::report::Commands::default();
+/// assert_eq!(c.replay, "cargo run --release -p pdtree-cli -- replay");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Commands {
+    /// The fuzzing command without its seed and length options (`pdtree fuzz`, `pdtree fuzz
+    /// --target /x`).
+    pub fuzz: String,
+    /// The command that replays a case given after it.
+    pub replay: String,
+}
+
+impl Default for Commands {
+    /// Core, through the `pdtree` command.
+    fn default() -> Self {
+        Commands {
+            fuzz: "pdtree fuzz".into(),
+            replay: "cargo run --release -p pdtree-cli -- replay".into(),
+        }
+    }
 }
 
 /// The `report.md` text for `case`, whose directory is `dir`.
@@ -101,17 +125,17 @@ pub fn report_markdown(case: &Report<'_>, dir: &Path) -> String {
     let _ = writeln!(s, "## Reproduce\n");
     let _ = writeln!(
         s,
-        "```sh\ncargo run --release -p pdtree-cli -- replay --verbose{} {}\n```\n",
-        case.target_args,
+        "```sh\n{} --verbose {}\n```\n",
+        case.commands.replay,
         repro.display()
     );
     if case.input.is_some() {
         let _ = writeln!(
             s,
-            "The raw fuzz input is `{0}`: `cargo run --release -p pdtree-cli -- replay{1} {0}` \
-             re-runs it unminimized, and `... -- print {0}` shows it as a script.\n",
+            "The raw fuzz input is `{0}`: `{1} {0}` re-runs it unminimized, and \
+             `cargo run --release -p pdtree-cli -- print {0}` shows it as a script.\n",
             dir.join("input.bin").display(),
-            case.target_args
+            case.commands.replay
         );
     }
     let _ = writeln!(s, "## Keep it as a regression test\n");

@@ -70,8 +70,30 @@ impl Profile {
         ..Profile::POSIX
     };
 
+    /// A partial tree ([`Partial`](crate::target::Partial)) with the POSIX-like part but no
+    /// symlinks, such as the `vfs` crate's `MemoryFS`.
+    pub const PARTIAL: Profile = Profile {
+        name: "partial",
+        unsupported: &[
+            OpKind::Listing,
+            OpKind::Register,
+            OpKind::Unregister,
+            OpKind::MarkPermanent,
+            OpKind::Symlink,
+        ],
+        nul_free_targets: false,
+        max_symlink_target: None,
+        empty_files: false,
+        enoent_after_removal: false,
+    };
+
     /// Every profile.
-    pub const ALL: [Profile; 3] = [Profile::FULL, Profile::POSIX, Profile::PSEUDO];
+    pub const ALL: [Profile; 4] = [
+        Profile::FULL,
+        Profile::POSIX,
+        Profile::PSEUDO,
+        Profile::PARTIAL,
+    ];
 
     /// The profile called `name`.
     pub fn by_name(name: &str) -> Option<Profile> {

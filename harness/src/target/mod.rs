@@ -1,6 +1,7 @@
 //! Targets the harness did not grow up with: a real directory of any mounted filesystem,
 //! driven through syscalls and compared with the oracle under the `posix-linux`
-//! [`Profile`](crate::gen::Profile).
+//! [`Profile`](crate::gen::Profile) ([`RealDir`]), and a user's tree that has only the
+//! POSIX-like part ([`PosixTree`], through [`Partial`]).
 //!
 //! ```no_run
 //! use pdtree_harness::campaign::{run, CampaignConfig};
@@ -13,9 +14,12 @@
 //! assert!(result.found.is_none(), "{}", result.found.unwrap().divergence);
 //! ```
 
+mod partial;
 mod real_dir;
 mod scan;
+mod syntax;
 
+pub use partial::{Partial, PosixStat, PosixTree};
 pub use real_dir::RealDir;
 
 /// What a recorded case (`corpus/targets/*.ops`) states for `target`, from its

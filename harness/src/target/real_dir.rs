@@ -41,7 +41,6 @@
 //! `dump`, a walk of the real tree.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write as _;
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
@@ -49,7 +48,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use pdtree::{
     DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, PseudoFs,
-    ReadDirPage, Row, Stat, Stats, MAX_NAME, MAX_PATH, ROOT_INO,
+    ReadDirPage, Row, Stat, Stats, ROOT_INO,
 };
 use rustix::fs::{
     fstat, mkdirat, openat, openat2, readlinkat, statat, symlinkat, unlinkat, AtFlags, FileType,
@@ -58,6 +57,7 @@ use rustix::fs::{
 use rustix::io::Errno as Sys;
 
 use super::scan::RealScans;
+use super::syntax::{check_name, components, entry_line, tail_lines};
 use crate::gen::Profile;
 
 /// Bytes per getdents64 call: small, so one scan spans many calls.
@@ -85,36 +85,6 @@ struct Handle {
     ino: Ino,
     /// The open file; `None` for a symlink (read with readlinkat).
     file: Option<OwnedFd>,
-}
-
-/// The tree's syntax for one name (SEMANTICS §2), in its order.
-fn check_name(name: &[u8]) -> Result<(), Errno> {
-    if name.is_empty() {
-        return Err(Errno::EINVAL);
-    }
-    if name.len() > MAX_NAME {
-        return Err(Errno::ENAMETOOLONG);
-    }
-    if name.contains(&0) || name.contains(&b'/') || name == b"." || name == b".." {
-        return Err(Errno::EINVAL);
-    }
-    Ok(())
-}
-
-/// The components of a path in the tree's syntax (empty: the root).
-fn components(path: &[u8]) -> Result<Vec<&[u8]>, Errno> {
-    if path.len() > MAX_PATH {
-        return Err(Errno::ENAMETOOLONG);
-    }
-    let rest = path.strip_prefix(b"/").unwrap_or(path);
-    if rest.is_empty() {
-        return Ok(Vec::new());
-    }
-    let comps: Vec<&[u8]> = rest.split(|&b| b == b'/').collect();
-    for c in &comps {
-        check_name(c)?;
-    }
-    Ok(comps)
 }
 
 fn join(comps: &[&[u8]]) -> Vec<u8> {
@@ -148,21 +118,6 @@ fn kind_of(t: FileType, what: &str) -> Kind {
         FileType::Symlink => Kind::Symlink,
         other => panic!("target: {what}: a {other:?}, which nothing here creates"),
     }
-}
-
-/// The dump's escaping of a name (SEMANTICS §9).
-fn escape(name: &[u8]) -> String {
-    let mut out = String::new();
-    for &b in name {
-        match b {
-            b'\\' => out.push_str("\\\\"),
-            0x21..=0x7e => out.push(char::from(b)),
-            _ => {
-                let _ = write!(out, "\\x{b:02x}");
-            }
-        }
-    }
-    out
 }
 
 /// Every entry of an open directory but `.` and `..`, read with getdents64 in 512-byte
@@ -419,46 +374,30 @@ impl RealDir {
     }
 
     fn dump_entries(&self, out: &mut String) {
-        let mut stack: Vec<(Vec<u8>, Stat)> = Vec::new();
         let root = self.stat_at(&[]).expect("the sandbox root is there");
-        stack.push((Vec::new(), root));
+        let mut stack: Vec<(Vec<u8>, Stat)> = vec![(Vec::new(), root)];
         while let Some((rel, st)) = stack.pop() {
-            let shown = if rel.is_empty() {
-                "/".to_string()
+            let parts: Vec<&[u8]> = if rel.is_empty() {
+                Vec::new()
             } else {
-                rel.split(|&b| b == b'/')
-                    .map(|c| format!("/{}", escape(c)))
-                    .collect()
+                rel.split(|&b| b == b'/').collect()
             };
-            let _ = write!(
-                out,
-                "entry {shown} {} ino={} nlink={} size={} owner=explicit",
-                st.kind.word(),
-                st.ino,
-                st.nlink,
-                st.size
-            );
-            if st.kind == Kind::Dir {
-                out.push_str(" hrefs=0");
-                let mut children = self.entries_of(st.ino).expect("a listed directory");
-                children.reverse();
-                for c in children {
-                    let child = if rel.is_empty() {
-                        c.name.clone()
-                    } else {
-                        [&rel[..], b"/", &c.name].concat()
-                    };
-                    let parts: Vec<&[u8]> = child.split(|&b| b == b'/').collect();
-                    let st = self.stat_at(&parts).expect("a listed entry");
-                    stack.push((child, st));
-                }
+            entry_line(out, &parts, &st);
+            if st.kind != Kind::Dir {
+                continue;
             }
-            let _ = writeln!(
-                out,
-                " perm={} open={}",
-                u8::from(st.permanent),
-                st.open_refs
-            );
+            let mut children = self.entries_of(st.ino).expect("a listed directory");
+            children.reverse();
+            for c in children {
+                let child = if rel.is_empty() {
+                    c.name.clone()
+                } else {
+                    [&rel[..], b"/", &c.name].concat()
+                };
+                let parts: Vec<&[u8]> = child.split(|&b| b == b'/').collect();
+                let st = self.stat_at(&parts).expect("a listed entry");
+                stack.push((child, st));
+            }
         }
     }
 }
@@ -651,20 +590,16 @@ impl PseudoFs for RealDir {
     fn dump(&self) -> String {
         let mut out = String::new();
         self.dump_entries(&mut out);
-        for (id, h) in &self.handles {
-            let removed = u8::from(!self.by_ino.contains_key(&h.ino));
-            let _ = writeln!(out, "handle {id} ino={} removed={removed}", h.ino);
-        }
-        let s = self.stats();
-        let _ = writeln!(
-            out,
-            "next ino={} header=1 handle={}",
-            self.next_ino, self.next_handle
-        );
-        let _ = writeln!(
-            out,
-            "stats live={} allocated={} headers=0 handles={}",
-            s.live, s.allocated, s.handles
+        let handles = self
+            .handles
+            .iter()
+            .map(|(&id, h)| (id, h.ino, !self.by_ino.contains_key(&h.ino)));
+        tail_lines(
+            &mut out,
+            handles,
+            self.next_ino,
+            self.next_handle,
+            &self.stats(),
         );
         out
     }
