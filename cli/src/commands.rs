@@ -15,7 +15,7 @@ use pdtree_harness::campaign::{self, CampaignConfig};
 use pdtree_harness::check::faults::{Fault, Faulty};
 use pdtree_harness::gen::Profile;
 use pdtree_harness::shrink::minimize_case;
-use pdtree_harness::target::RealDir;
+use pdtree_harness::target::{set_op_timeout, watch, RealDir, Watched, GONE_EXIT_CODE};
 use pdtree_harness::{print_script, run_ops, Script, Stmt};
 
 use crate::progress::CampaignBar;
@@ -39,6 +39,15 @@ pub struct Target {
     /// a removed open file may be ENOENT).
     #[arg(long, requires = "target", value_parser = profile_parser())]
     pub profile: Option<Profile>,
+    /// Seconds one op on the --target may take; past it the run stops with exit status 3 and
+    /// names the op (a hung target, e.g. a stopped FUSE server, is a finding).
+    #[arg(
+        long,
+        requires = "target",
+        default_value_t = 10.0,
+        value_name = "SECONDS"
+    )]
+    pub op_timeout: f64,
 }
 
 /// `--profile NAME`: the real-directory profiles.
@@ -86,16 +95,29 @@ fn fault_parser() -> impl TypedValueParser<Value = Fault> {
         .try_map(|name| Fault::from_name(&name).ok_or("unknown fault"))
 }
 
+/// A --target that cannot take a new sandbox any more (a FUSE server that died answers
+/// ENOTCONN): a finding that no op can be minimized on, so the run stops here with exit
+/// status [`GONE_EXIT_CODE`].
+fn target_gone(dir: &str, e: &std::io::Error) -> ! {
+    eprintln!("pdtree: the target is gone: cannot make a sandbox in {dir}: {e}; stopping");
+    std::process::exit(GONE_EXIT_CODE)
+}
+
 /// Calls `$body` with `$make` bound to the target's constructor (core, or core with a fault).
 macro_rules! with_target {
     ($target:expr, |$make:ident| $body:expr) => {
         match (&$target.target, $target.fault) {
             (Some(dir), _) => {
                 let (dir, profile) = (dir.clone(), $target.profile());
+                set_op_timeout(Duration::from_secs_f64($target.op_timeout.max(0.001)));
                 let $make = move |l: Limits| {
-                    RealDir::new_in(&dir, profile, l).unwrap_or_else(|e| {
-                        panic!("cannot make a sandbox in {}: {e}", dir.display())
+                    let label = dir.display().to_string();
+                    let t = watch(&label, "making a sandbox", || {
+                        RealDir::new_in(&dir, profile, l)
                     })
+                    .unwrap_or_else(|e| target_gone(&label, &e));
+                    let label = t.sandbox().display().to_string();
+                    Watched::new(t, label)
                 };
                 $body
             }

@@ -3,6 +3,7 @@
 //! cleanup path removes. Needs root and /dev/fuse: without them the test says why and skips,
 //! and under `CI=true` a skip is a failure.
 
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -158,4 +159,94 @@ fn a_killed_server_leaves_a_dead_mount_that_cleanup_removes() {
         !mounts.contains(dir.to_str().unwrap()),
         "cleanup left the mount"
     );
+}
+
+#[test]
+fn a_target_that_stops_answering_is_reported_as_hung() {
+    if !fuse_or_skip("a_target_that_stops_answering_is_reported_as_hung") {
+        return;
+    }
+    let s = Server::start("hung", &[]);
+    s.wait_mounted();
+    let mut fuzz = Command::new(env!("CARGO_BIN_EXE_pdtree"))
+        .args(["fuzz", "--target"])
+        .arg(&s.dir)
+        .args([
+            "--profile",
+            "pseudo-linux",
+            "--op-timeout",
+            "2",
+            "--time",
+            "60",
+        ])
+        .args(["--jobs", "1", "--no-progress"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    s.signal("-STOP");
+    let started = Instant::now();
+    // The message comes first; a request the stopped server had already read keeps the
+    // process from exiting (the kernel waits for that answer uninterruptibly), so the server
+    // is resumed once the message is out.
+    let mut stderr = String::new();
+    let lines = std::io::BufReader::new(fuzz.stderr.take().unwrap()).lines();
+    for line in lines {
+        let line = line.unwrap();
+        stderr.push_str(&line);
+        stderr.push('\n');
+        if line.contains("the target hung") {
+            break;
+        }
+    }
+    s.signal("-CONT");
+    let status = fuzz.wait().unwrap();
+    assert_eq!(status.code(), Some(3), "exit status; stderr: {stderr}");
+    assert!(stderr.contains("the target hung"), "{stderr}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_target_that_dies_is_reported_as_gone() {
+    if !fuse_or_skip("a_target_that_dies_is_reported_as_gone") {
+        return;
+    }
+    let s = Server::start("dies", &[]);
+    s.wait_mounted();
+    let fuzz = Command::new(env!("CARGO_BIN_EXE_pdtree"))
+        .args(["fuzz", "--target"])
+        .arg(&s.dir)
+        .args([
+            "--profile",
+            "pseudo-linux",
+            "--time",
+            "60",
+            "--jobs",
+            "1",
+            "--no-progress",
+        ])
+        .arg("--report-dir")
+        .arg(std::env::temp_dir().join(format!("pdtree-dies-reports-{}", std::process::id())))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    s.signal("-KILL");
+    let out = fuzz.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Either an op met the dead server first (a divergence: ENOTCONN is no tree error) and
+    // its minimization found the target gone, or the next sandbox did.
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "exit status; stdout: {stdout}\nstderr: {stderr}"
+    );
+    assert!(stderr.contains("the target is gone"), "{stderr}");
 }

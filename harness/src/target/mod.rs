@@ -18,9 +18,15 @@ mod partial;
 mod real_dir;
 mod scan;
 mod syntax;
+mod watchdog;
 
 pub use partial::{Partial, PosixStat, PosixTree};
 pub use real_dir::RealDir;
+pub use watchdog::{set_op_timeout, watch, Watched, HUNG_EXIT_CODE};
+
+/// The exit status of a run whose target went away (no new sandbox can be made in it: a
+/// FUSE server that died answers `ENOTCONN`).
+pub const GONE_EXIT_CODE: i32 = 4;
 
 /// What a recorded case (`corpus/targets/*.ops`) states for `target`, from its
 /// `# TARGET: EXPECTATION` line: `ok`, or `divergence SIGNATURE`.
