@@ -394,31 +394,37 @@ impl<'a> Generator<'a> {
         Some(self.op_of(kind))
     }
 
+    /// A `create`, its content as the profile allows.
+    fn create_op(&mut self) -> Op {
+        let path = self.new_path();
+        let mut content = self.content();
+        if self.profile.empty_files {
+            content.clear();
+        }
+        Op::Create { path, content }
+    }
+
+    /// A `symlink`, its target as the profile allows.
+    fn symlink_op(&mut self) -> Op {
+        let path = self.new_path();
+        let mut target = self.target();
+        if self.profile.nul_free_targets {
+            target.retain(|&b| b != 0);
+        }
+        if let Some(max) = self.profile.max_symlink_target {
+            target.truncate(max);
+        }
+        Op::Symlink { path, target }
+    }
+
     /// One op of `kind`, its fields drawn in script order.
     fn op_of(&mut self, kind: OpKind) -> Op {
         match kind {
             OpKind::Mkdir => Op::Mkdir {
                 path: self.new_path(),
             },
-            OpKind::Create => {
-                let path = self.new_path();
-                let mut content = self.content();
-                if self.profile.empty_files {
-                    content.clear();
-                }
-                Op::Create { path, content }
-            }
-            OpKind::Symlink => {
-                let path = self.new_path();
-                let mut target = self.target();
-                if self.profile.nul_free_targets {
-                    target.retain(|&b| b != 0);
-                }
-                if let Some(max) = self.profile.max_symlink_target {
-                    target.truncate(max);
-                }
-                Op::Symlink { path, target }
-            }
+            OpKind::Create => self.create_op(),
+            OpKind::Symlink => self.symlink_op(),
             OpKind::Listing => Op::Listing {
                 path: self.new_path(),
             },
