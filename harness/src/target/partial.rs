@@ -20,13 +20,14 @@
 //! Everything else goes to the tree as it comes, so its own answers are what is compared.
 //! Profile: [`Profile::PARTIAL`](crate::gen::Profile::PARTIAL) or one of your own.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use pdtree::{
     DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, PseudoFs,
     ReadDirPage, Row, Stat, Stats, ROOT_INO,
 };
 
+use super::inodes::Inodes;
 use super::syntax::{check_name, components, entry_line, tail_lines};
 
 /// What [`PosixTree::lstat`] reports.
@@ -64,10 +65,8 @@ pub trait PosixTree {
 pub struct Partial<T> {
     tree: T,
     limits: Limits,
-    /// Mapped inode of each reachable entry by absolute path, and the inverse.
-    by_path: BTreeMap<Vec<u8>, Ino>,
-    by_ino: BTreeMap<Ino, Vec<u8>>,
-    next_ino: Ino,
+    /// Mapped inode of each reachable entry, by absolute path.
+    inodes: Inodes,
     /// Open handles: the mapped inode each refers to.
     handles: BTreeMap<HandleId, Ino>,
     next_handle: HandleId,
@@ -99,9 +98,7 @@ impl<T: PosixTree> Partial<T> {
         Partial {
             tree,
             limits,
-            by_path: BTreeMap::from([(b"/".to_vec(), ROOT_INO)]),
-            by_ino: BTreeMap::from([(ROOT_INO, b"/".to_vec())]),
-            next_ino: ROOT_INO + 1,
+            inodes: Inodes::new(b"/".to_vec()),
             handles: BTreeMap::new(),
             next_handle: 1,
         }
@@ -128,14 +125,10 @@ impl<T: PosixTree> Partial<T> {
         Errno::ENOENT
     }
 
-    fn held_removed(&self) -> u64 {
-        let held: BTreeSet<Ino> = self.handles.values().copied().collect();
-        held.iter().filter(|i| !self.by_ino.contains_key(i)).count() as u64
-    }
-
     /// The entry limit, with the SPEC's earlier checks asked first when it is reached.
     fn check_room(&self, comps: &[&[u8]]) -> Result<(), Errno> {
-        if (self.by_ino.len() as u64 + self.held_removed()) < self.limits.max_entries {
+        let held = self.handles.values().copied();
+        if self.inodes.stats(held).allocated < self.limits.max_entries {
             return Ok(());
         }
         let (_, dirs) = comps.split_last().expect("not the root");
@@ -162,17 +155,13 @@ impl<T: PosixTree> Partial<T> {
         self.check_room(&comps)?;
         let abs = absolute(&comps);
         make(&mut self.tree, &abs).map_err(|e| self.refine(e, &comps))?;
-        let ino = self.next_ino;
-        self.next_ino += 1;
-        self.by_path.insert(abs.clone(), ino);
-        self.by_ino.insert(ino, abs);
-        Ok(ino)
+        Ok(self.inodes.assign(abs))
     }
 
     fn stat_abs(&self, abs: &[u8], comps: &[&[u8]]) -> Result<Stat, Errno> {
         let st = self.tree.lstat(abs).map_err(|e| self.refine(e, comps))?;
-        let ino = match self.by_path.get(abs) {
-            Some(&ino) => ino,
+        let ino = match self.inodes.ino(abs) {
+            Some(ino) => ino,
             None => panic!(
                 "target: {} is there, but the adapter never made it",
                 String::from_utf8_lossy(abs)
@@ -205,13 +194,13 @@ impl<T: PosixTree> Partial<T> {
     }
 
     fn entries_of(&self, dir: Ino) -> Result<Vec<DirEntry>, Errno> {
-        let abs = self.by_ino.get(&dir).ok_or(Errno::ENOENT)?.clone();
+        let abs = self.inodes.path(dir).ok_or(Errno::ENOENT)?.to_vec();
         let names = self.tree.list(&abs)?;
         let mut out = Vec::with_capacity(names.len());
         for name in names {
             let child = child_of(&abs, &name);
-            let ino = match self.by_path.get(&child) {
-                Some(&ino) => ino,
+            let ino = match self.inodes.ino(&child) {
+                Some(ino) => ino,
                 None => panic!(
                     "target: lists {}, which the adapter never made",
                     String::from_utf8_lossy(&child)
@@ -222,12 +211,6 @@ impl<T: PosixTree> Partial<T> {
         }
         out.sort_by_key(|e| e.ino);
         Ok(out)
-    }
-
-    fn forget(&mut self, abs: &[u8]) {
-        if let Some(ino) = self.by_path.remove(abs) {
-            self.by_ino.remove(&ino);
-        }
     }
 
     fn dump_from(&self, out: &mut String) {
@@ -299,7 +282,7 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
 
     fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
         check_name(name)?;
-        let abs = self.by_ino.get(&dir).ok_or(Errno::ENOENT)?;
+        let abs = self.inodes.path(dir).ok_or(Errno::ENOENT)?;
         if self.tree.lstat(abs)?.kind != Kind::Dir {
             return Err(Errno::ENOTDIR);
         }
@@ -337,7 +320,7 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         } else {
             self.tree.remove_file(&abs)?;
         }
-        self.forget(&abs);
+        self.inodes.forget(&abs);
         Ok(())
     }
 
@@ -385,7 +368,7 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
 
     fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
         let ino = *self.handles.get(&handle).ok_or(Errno::EBADF)?;
-        let abs = self.by_ino.get(&ino).ok_or(Errno::ENOENT)?;
+        let abs = self.inodes.path(ino).ok_or(Errno::ENOENT)?;
         self.tree.read(abs)
     }
 
@@ -394,12 +377,7 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
     }
 
     fn stats(&self) -> Stats {
-        Stats {
-            live: self.by_ino.len() as u64,
-            allocated: self.by_ino.len() as u64 + self.held_removed(),
-            headers: 0,
-            handles: self.handles.len() as u64,
-        }
+        self.inodes.stats(self.handles.values().copied())
     }
 
     fn check_invariants(&self) -> Result<(), InvariantViolation> {
@@ -412,11 +390,11 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         let handles = self
             .handles
             .iter()
-            .map(|(&id, &ino)| (id, ino, !self.by_ino.contains_key(&ino)));
+            .map(|(&id, &ino)| (id, ino, !self.inodes.is_live(ino)));
         tail_lines(
             &mut out,
             handles,
-            self.next_ino,
+            self.inodes.next(),
             self.next_handle,
             &self.stats(),
         );

@@ -40,7 +40,7 @@
 //! `check_invariants` has nothing to check on its own: the state is compared through
 //! `dump`, a walk of the real tree.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
@@ -56,6 +56,7 @@ use rustix::fs::{
 };
 use rustix::io::Errno as Sys;
 
+use super::inodes::Inodes;
 use super::scan::RealScans;
 use super::syntax::{check_name, components, entry_line, tail_lines};
 use crate::gen::Profile;
@@ -70,12 +71,9 @@ pub struct RealDir {
     profile: Profile,
     limits: Limits,
     /// Mapped inode of each reachable entry, by its path below the sandbox (root: empty).
-    by_path: BTreeMap<Vec<u8>, Ino>,
-    /// The path of each reachable mapped inode (the inverse of `by_path`).
-    by_ino: BTreeMap<Ino, Vec<u8>>,
+    inodes: Inodes,
     /// Real inode number → mapped inode, for reachable entries and removed ones held open.
     mapped: BTreeMap<u64, Ino>,
-    next_ino: Ino,
     handles: BTreeMap<HandleId, Handle>,
     next_handle: HandleId,
     scans: RealScans,
@@ -156,10 +154,8 @@ impl RealDir {
             sandbox,
             profile,
             limits,
-            by_path: BTreeMap::from([(Vec::new(), ROOT_INO)]),
-            by_ino: BTreeMap::from([(ROOT_INO, Vec::new())]),
+            inodes: Inodes::new(Vec::new()),
             mapped: BTreeMap::from([(st.st_ino, ROOT_INO)]),
-            next_ino: ROOT_INO + 1,
             handles: BTreeMap::new(),
             next_handle: 1,
             scans: RealScans::default(),
@@ -192,7 +188,7 @@ impl RealDir {
 
     /// The path below the sandbox of reachable mapped inode `ino` (root: empty).
     pub(crate) fn rel_of(&self, ino: Ino) -> Option<&[u8]> {
-        self.by_ino.get(&ino).map(Vec::as_slice)
+        self.inodes.path(ino)
     }
 
     /// The parent directory of `comps` (non-empty) and the last name.
@@ -247,9 +243,7 @@ impl RealDir {
     }
 
     fn allocated(&self) -> u64 {
-        let held: BTreeSet<Ino> = self.handles.values().map(|h| h.ino).collect();
-        let removed_held = held.iter().filter(|i| !self.by_ino.contains_key(i)).count();
-        self.by_ino.len() as u64 + removed_held as u64
+        self.stats().allocated
     }
 
     /// Checks and makes one entry at `path` with `make(parent, name)`, then maps it.
@@ -274,12 +268,8 @@ impl RealDir {
         make(dir.as_fd(), name).map_err(|e| tree_errno(e, "creating"))?;
         let st = statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
             .unwrap_or_else(|e| panic!("target: lstat of a just-made entry: {e}"));
-        let ino = self.next_ino;
-        self.next_ino += 1;
-        let rel = join(&comps);
+        let ino = self.inodes.assign(join(&comps));
         self.mapped.insert(st.st_ino, ino);
-        self.by_path.insert(rel.clone(), ino);
-        self.by_ino.insert(ino, rel);
         Ok(ino)
     }
 
@@ -289,11 +279,10 @@ impl RealDir {
             Some(i) => (&rel[..i], &rel[i + 1..]),
             None => (&b""[..], rel),
         };
-        if let Some(&dir) = self.by_path.get(parent) {
+        if let Some(dir) = self.inodes.ino(parent) {
             self.scans.removed(dir, name, real);
         }
-        if let Some(ino) = self.by_path.remove(rel) {
-            self.by_ino.remove(&ino);
+        if let Some(ino) = self.inodes.forget(rel) {
             if self.open_refs(ino) == 0 {
                 self.mapped.remove(&real);
             }
@@ -341,7 +330,7 @@ impl RealDir {
 
     /// The real entries of directory `ino` as the tree's, ordered by mapped inode.
     fn entries_of(&self, ino: Ino) -> Result<Vec<DirEntry>, Errno> {
-        let rel = self.by_ino.get(&ino).ok_or(Errno::ENOENT)?.clone();
+        let rel = self.inodes.path(ino).ok_or(Errno::ENOENT)?.to_vec();
         let comps: Vec<&[u8]> = if rel.is_empty() {
             Vec::new()
         } else {
@@ -366,7 +355,7 @@ impl RealDir {
 
     /// The path of mapped inode `ino` as components.
     fn comps_of(&self, ino: Ino) -> Option<Vec<Vec<u8>>> {
-        let rel = self.by_ino.get(&ino)?;
+        let rel = self.inodes.path(ino)?;
         if rel.is_empty() {
             return Some(Vec::new());
         }
@@ -544,7 +533,7 @@ impl PseudoFs for RealDir {
 
     fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
         let h = self.handles.get(&handle).ok_or(Errno::EBADF)?;
-        if !self.by_ino.contains_key(&h.ino) {
+        if !self.inodes.is_live(h.ino) {
             // Removed while open. POSIX: fstat answers with no links left, and the file
             // still reads; the tree: ENOENT.
             if let Some(fd) = &h.file {
@@ -568,19 +557,14 @@ impl PseudoFs for RealDir {
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
         let h = self.handles.remove(&handle).ok_or(Errno::EBADF)?;
-        if !self.by_ino.contains_key(&h.ino) && self.open_refs(h.ino) == 0 {
+        if !self.inodes.is_live(h.ino) && self.open_refs(h.ino) == 0 {
             self.mapped.retain(|_, ino| *ino != h.ino);
         }
         Ok(())
     }
 
     fn stats(&self) -> Stats {
-        Stats {
-            live: self.by_ino.len() as u64,
-            allocated: self.allocated(),
-            headers: 0,
-            handles: self.handles.len() as u64,
-        }
+        self.inodes.stats(self.handles.values().map(|h| h.ino))
     }
 
     fn check_invariants(&self) -> Result<(), InvariantViolation> {
@@ -593,11 +577,11 @@ impl PseudoFs for RealDir {
         let handles = self
             .handles
             .iter()
-            .map(|(&id, h)| (id, h.ino, !self.by_ino.contains_key(&h.ino)));
+            .map(|(&id, h)| (id, h.ino, !self.inodes.is_live(h.ino)));
         tail_lines(
             &mut out,
             handles,
-            self.next_ino,
+            self.inodes.next(),
             self.next_handle,
             &self.stats(),
         );
