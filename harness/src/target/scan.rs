@@ -4,7 +4,8 @@
 //! A readdir scan that starts at position 0 on a [`RealDir`](super::RealDir) opens a real
 //! directory stream beside it. Each later page of that scan (a readdir from the position the
 //! previous page ended at) makes exactly one getdents64 call of [`GETDENTS_BUFFER`] bytes on
-//! the stream; the ops in between run as they come. When the scan reaches the end of the
+//! the stream, after an lseek to the `d_off` the previous call ended at (as seekdir to a
+//! saved telldir value does); the ops in between run as they come. When the scan reaches the end of the
 //! directory the stream is read to its end and checked:
 //!
 //! - every entry present when the scan started and not removed during it was returned
@@ -43,6 +44,8 @@ struct RealScan {
     at_start: BTreeSet<Seen>,
     removed: BTreeSet<Seen>,
     returned: BTreeMap<Seen, u32>,
+    /// The `d_off` of the last entry read, where the next read resumes (`None` at the start).
+    resume_at: Option<u64>,
 }
 
 /// The scans of one target (behind a `RefCell`: readdir takes `&self`).
@@ -53,7 +56,19 @@ pub(crate) struct RealScans {
 
 impl RealScan {
     /// One getdents64 call; false at the end of the stream.
+    /// One getdents64 call, from the `d_off` the last one ended at (an lseek first, as a
+    /// program resuming with seekdir does: the kernel must take its own cookie back); false
+    /// at the end of the stream.
     fn read_once(&mut self) -> bool {
+        if let Some(cookie) = self.resume_at {
+            match rustix::fs::seek(&self.stream, rustix::fs::SeekFrom::Start(cookie)) {
+                Ok(_) => {}
+                Err(rustix::io::Errno::NOENT) => return false,
+                Err(err) => {
+                    panic!("target: lseek to a saved d_off ({cookie}) during a scan: {err}")
+                }
+            }
+        }
         let mut buf = [MaybeUninit::<u8>::uninit(); GETDENTS_BUFFER];
         let mut raw = RawDir::new(self.stream.as_fd(), &mut buf);
         let mut any = false;
@@ -69,6 +84,7 @@ impl RealScan {
             if name != b"." && name != b".." {
                 *self.returned.entry((name.to_vec(), e.ino())).or_default() += 1;
             }
+            self.resume_at = Some(e.next_entry_cookie());
             any = true;
             if raw.is_buffer_empty() {
                 break;
@@ -160,6 +176,7 @@ impl RealDir {
             at_start,
             removed: BTreeSet::new(),
             returned: BTreeMap::new(),
+            resume_at: None,
         })
     }
 }
@@ -183,6 +200,7 @@ mod tests {
             at_start: at_start.iter().map(|&(n, i)| seen(n, i)).collect(),
             removed: BTreeSet::new(),
             returned: returned.iter().map(|&(n, i, c)| (seen(n, i), c)).collect(),
+            resume_at: None,
         }
     }
 
