@@ -43,6 +43,8 @@ impl Children {
         debug_assert_ne!(slot, DEAD);
         if self.inos.len() % BLOCK == 0 {
             self.sample.push(ino);
+            #[cfg(feature = "thresholds")]
+            crate::thresholds::bump(|t| &mut t.sampled_blocks);
         }
         self.inos.push(ino);
         self.slots.push(slot);
@@ -102,6 +104,8 @@ impl Children {
         if inos.len() * 16 < self.slots.len() {
             return inos.iter().filter(|&&i| self.remove(i)).count();
         }
+        #[cfg(feature = "thresholds")]
+        crate::thresholds::bump(|t| &mut t.bulk_removals);
         let (mut j, mut removed) = (0, 0);
         for (i, slot) in self.inos.iter().zip(self.slots.iter_mut()) {
             while j < inos.len() && inos[j] < *i {
@@ -121,6 +125,8 @@ impl Children {
     }
 
     fn compact(&mut self) {
+        #[cfg(feature = "thresholds")]
+        crate::thresholds::bump(|t| &mut t.compactions);
         let mut w = 0;
         for r in 0..self.slots.len() {
             if self.slots[r] != DEAD {

@@ -24,6 +24,8 @@
 mod children;
 mod path;
 mod spec;
+#[cfg(feature = "thresholds")]
+pub mod thresholds;
 mod tree;
 mod types;
 

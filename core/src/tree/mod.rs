@@ -343,9 +343,13 @@ impl Tree {
         let rehash = name_rehasher(entries);
         let len = self.by_name.len();
         if len.saturating_mul(2) < entries.len() {
+            #[cfg(feature = "thresholds")]
+            crate::thresholds::bump(|t| &mut t.name_index_rehashes);
             self.by_name.reserve(1, rehash);
             return;
         }
+        #[cfg(feature = "thresholds")]
+        crate::thresholds::bump(|t| &mut t.name_index_growths);
         // Same size as hashbrown's growth: the smallest table holding `len + 1`.
         let mut grown = HashTable::with_capacity(len + 1);
         for (s, e) in entries.iter().enumerate().skip(ROOT_SLOT as usize + 1) {

@@ -111,6 +111,8 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
     /// A runner over `a` (under test) and `b` (reference), both fresh trees with `limits`.
     pub fn new(limits: Limits, a: A, b: B) -> Self {
         install_panic_hook();
+        // Counts from here on are this run's (see `finish`).
+        let _ = pdtree::thresholds::take();
         DiffRunner {
             a: Runner::from_tree(a),
             b_before: b.clone(),
@@ -345,6 +347,7 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         }
         self.summary.dump_hash = crate::check::divergence::fnv1a(db.as_bytes());
         self.summary.stats.inputs = 1;
+        self.summary.stats.thresholds = pdtree::thresholds::take();
         let reach = &mut self.summary.stats.reach;
         reach.longest_input = self.index as u64;
         // Statistics only: a panic here is the reference's, and its dump just agreed.

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use pdtree::thresholds::Thresholds;
 use pdtree::Errno;
 
 use crate::gen::reach::Reach;
@@ -37,6 +38,9 @@ pub struct GenStats {
     pub errors: [u64; Errno::ALL.len()],
     /// How deep the runs went (maxima, not counts).
     pub reach: Reach,
+    /// How often core's internal thresholds were crossed while the inputs ran on it (zero
+    /// for a target that is not core).
+    pub thresholds: Thresholds,
 }
 
 impl GenStats {
@@ -71,6 +75,7 @@ impl GenStats {
             *a += b;
         }
         self.reach.merge(&other.reach);
+        self.thresholds += other.thresholds;
     }
 
     /// The share of ops that succeeded, in per mille (integer, so it prints identically).
@@ -97,7 +102,8 @@ impl GenStats {
     }
 }
 
-/// A Markdown table of ops per kind and of errors, then the totals and the reach.
+/// A Markdown table of ops per kind and of errors, then the totals, the reach and the
+/// thresholds.
 impl fmt::Display for GenStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let pm = |n: u64, d: u64| {
@@ -138,6 +144,7 @@ impl fmt::Display for GenStats {
             self.ok,
             pm(self.ok, self.ops)
         )?;
-        writeln!(f, "{}", self.reach)
+        writeln!(f, "{}", self.reach)?;
+        writeln!(f, "{}", self.thresholds)
     }
 }

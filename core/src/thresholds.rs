@@ -1,0 +1,84 @@
+//! How often this thread crossed each of core's internal thresholds (feature
+//! `thresholds`, off by default): the code paths that only large directories, mass removals
+//! and index growth take, so a fuzzing campaign can show that it reached them. Counting is
+//! per thread, so a campaign that runs each input on one thread counts it exactly.
+//!
+//! ```
+//! # #[cfg(feature = "thresholds")] {
+//! use pdtree::{PseudoFs, Tree};
+//! let _ = pdtree::thresholds::take();
+//! let mut t = Tree::new();
+//! for i in 0..100 { t.create(format!("/f{i}").as_bytes(), b"").unwrap(); }
+//! for i in 0..60 { t.remove(format!("/f{i}").as_bytes()).unwrap(); }
+//! let c = pdtree::thresholds::take();
+//! assert!(c.sampled_blocks >= 3 && c.compactions >= 1 && c.name_index_growths >= 1);
+//! # }
+//! ```
+
+use std::cell::Cell;
+
+/// Counts of threshold crossings since the last [`take`] on this thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Thresholds {
+    /// A directory's children were compacted (tombstones had become the majority).
+    pub compactions: u64,
+    /// A directory's children list started a new 32-entry block of its search sample.
+    pub sampled_blocks: u64,
+    /// The name index grew by a rebuild from an arena scan (the large-table path).
+    pub name_index_growths: u64,
+    /// The name index grew by hashbrown's own rehash (it held fewer than half the arena's
+    /// slots: a small tree, or one after mass removal).
+    pub name_index_rehashes: u64,
+    /// A mass removal took the linear path through a children list (`remove_subtree`).
+    pub bulk_removals: u64,
+}
+
+impl std::ops::AddAssign for Thresholds {
+    fn add_assign(&mut self, o: Thresholds) {
+        self.compactions += o.compactions;
+        self.sampled_blocks += o.sampled_blocks;
+        self.name_index_growths += o.name_index_growths;
+        self.name_index_rehashes += o.name_index_rehashes;
+        self.bulk_removals += o.bulk_removals;
+    }
+}
+
+/// One line: `thresholds: compactions N, sample blocks N, name index rebuilds N, rehashes N,
+/// bulk removals N`.
+impl std::fmt::Display for Thresholds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "thresholds: compactions {}, sample blocks {}, name index rebuilds {}, rehashes {}, bulk removals {}",
+            self.compactions,
+            self.sampled_blocks,
+            self.name_index_growths,
+            self.name_index_rehashes,
+            self.bulk_removals
+        )
+    }
+}
+
+thread_local! {
+    static COUNTS: Cell<Thresholds> = const { Cell::new(Thresholds {
+        compactions: 0,
+        sampled_blocks: 0,
+        name_index_growths: 0,
+        name_index_rehashes: 0,
+        bulk_removals: 0,
+    }) };
+}
+
+/// This thread's counts since the last call, and resets them.
+pub fn take() -> Thresholds {
+    COUNTS.with(|c| c.replace(Thresholds::default()))
+}
+
+/// Adds one to the counter `f` picks.
+pub(crate) fn bump(f: fn(&mut Thresholds) -> &mut u64) {
+    COUNTS.with(|c| {
+        let mut t = c.get();
+        *f(&mut t) += 1;
+        c.set(t);
+    });
+}
