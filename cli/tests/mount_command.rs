@@ -216,6 +216,7 @@ fn a_target_that_dies_is_reported_as_gone() {
     if !fuse_or_skip("a_target_that_dies_is_reported_as_gone") {
         return;
     }
+    let reports = std::env::temp_dir().join(format!("pdtree-dies-reports-{}", std::process::id()));
     let s = Server::start("dies", &[]);
     s.wait_mounted();
     let fuzz = Command::new(env!("CARGO_BIN_EXE_pdtree"))
@@ -231,7 +232,7 @@ fn a_target_that_dies_is_reported_as_gone() {
             "--no-progress",
         ])
         .arg("--report-dir")
-        .arg(std::env::temp_dir().join(format!("pdtree-dies-reports-{}", std::process::id())))
+        .arg(&reports)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -249,4 +250,5 @@ fn a_target_that_dies_is_reported_as_gone() {
         "exit status; stdout: {stdout}\nstderr: {stderr}"
     );
     assert!(stderr.contains("the target is gone"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&reports);
 }

@@ -185,14 +185,26 @@ impl RealDir {
 mod tests {
     use super::*;
 
+    /// An empty directory of the test's own, removed on drop (also when the test panics).
+    struct Scratch(std::path::PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
     /// A scan of an empty directory of its own, with `at_start` and `returned` made up.
-    fn scan(at_start: &[(&str, u64)], returned: &[(&str, u64, u32)]) -> RealScan {
-        let dir = std::env::temp_dir().join(format!("pdtree-scan-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    fn scan(at_start: &[(&str, u64)], returned: &[(&str, u64, u32)]) -> (RealScan, Scratch) {
+        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("pdtree-scan-test-{}-{n}", std::process::id());
+        let dir = Scratch(std::env::temp_dir().join(name));
+        std::fs::create_dir_all(&dir.0).unwrap();
         let flags = OFlags::RDONLY | OFlags::DIRECTORY;
-        let stream = rustix::fs::openat(rustix::fs::CWD, &dir, flags, rustix::fs::Mode::empty());
+        let stream = rustix::fs::openat(rustix::fs::CWD, &dir.0, flags, rustix::fs::Mode::empty());
         let seen = |n: &str, i: u64| (n.as_bytes().to_vec(), i);
-        RealScan {
+        let scan = RealScan {
             dir: 2,
             rel: b"d".to_vec(),
             stream: stream.unwrap(),
@@ -201,24 +213,27 @@ mod tests {
             removed: BTreeSet::new(),
             returned: returned.iter().map(|&(n, i, c)| (seen(n, i), c)).collect(),
             resume_at: None,
-        }
+        };
+        (scan, dir)
     }
 
     #[test]
     #[should_panic(expected = "returned 2 times in one scan")]
     fn an_entry_returned_twice_is_a_finding() {
-        scan(&[("a", 10)], &[("a", 10, 2)]).finish();
+        let (s, _dir) = scan(&[("a", 10)], &[("a", 10, 2)]);
+        s.finish();
     }
 
     #[test]
     #[should_panic(expected = "was there for the whole scan and never returned")]
     fn a_stable_entry_never_returned_is_a_finding() {
-        scan(&[("a", 10), ("b", 11)], &[("a", 10, 1)]).finish();
+        let (s, _dir) = scan(&[("a", 10), ("b", 11)], &[("a", 10, 1)]);
+        s.finish();
     }
 
     #[test]
     fn a_removed_entry_may_be_missing_and_a_new_one_may_come() {
-        let mut s = scan(&[("a", 10), ("b", 11)], &[("a", 10, 1), ("new", 12, 1)]);
+        let (mut s, _dir) = scan(&[("a", 10), ("b", 11)], &[("a", 10, 1), ("new", 12, 1)]);
         s.removed.insert((b"b".to_vec(), 11));
         s.finish();
     }
