@@ -3,8 +3,8 @@
 //! oracle under the `posix-linux` profile.
 //!
 //! Every answer comes from the kernel; the adapter keeps only what POSIX has no call for. Each
-//! mask below is what the profile compares instead, and why (docs/FUZZING.md, "Real
-//! filesystems", shows each on a transcript of the real behaviour):
+//! mask below is what the profile compares instead, and why (`corpus/targets/masks-*.txt`
+//! show the kernel's real answers behind each):
 //!
 //! - **Inode numbers** are mapped: an entry gets the next number of the adapter's own counter
 //!   when the adapter creates it (root 1), so they compare with the tree's. A real inode
@@ -14,10 +14,11 @@
 //! - **Readdir order**: pages are the directory's real entries ordered by mapped inode (the
 //!   tree's order; POSIX gives none). The real getdents stream is checked on its own: a scan
 //!   that starts at position 0 is mirrored by a real directory stream read with 512-byte
-//!   buffers, one getdents call per page, interleaved with the ops that come between pages;
-//!   at its end every entry present for the whole scan must have come exactly once, no
-//!   entry twice, none after the adapter removed it. A violation panics, which the runner
-//!   reports as a divergence.
+//!   buffers, one getdents call per page after an lseek to the last `d_off`, interleaved
+//!   with the ops that come between pages; at its end every entry present for the whole
+//!   scan must have come exactly once and no entry twice (entries made or removed during the
+//!   scan may come or not, as POSIX allows; see `scan.rs`). A violation panics, which the
+//!   runner reports as a divergence.
 //! - **unlink or rmdir**: the tree's one `remove` is `unlinkat` or `unlinkat(AT_REMOVEDIR)` by
 //!   the entry's kind; `EEXIST` from rmdir of a non-empty directory (POSIX allows either)
 //!   is `ENOTEMPTY`.
