@@ -60,20 +60,20 @@ fn parent_and_name(tree: &Tree, path: &[u8]) -> Option<(Ino, Vec<u8>)> {
     Some((parent, name.to_vec()))
 }
 
-/// `(inode, parent inode, name)` of `dir` and each of its ancestors below the root.
+/// `(inode, parent inode, name)` of `dir` and each of its ancestors below the root,
+/// innermost first. One path and one parent walk: O(depth).
 fn chain(tree: &Tree, dir: Ino) -> Vec<(Ino, Ino, Vec<u8>)> {
+    let Ok(path) = tree.path_of(dir) else {
+        return Vec::new();
+    };
+    let mut names = path.split(|&b| b == b'/').filter(|n| !n.is_empty()).rev();
     let mut out = Vec::new();
     let mut cur = dir;
     while cur != ROOT_INO {
-        let (Ok(parent), Ok(path)) = (tree.parent_ino(cur), tree.path_of(cur)) else {
+        let (Ok(parent), Some(name)) = (tree.parent_ino(cur), names.next()) else {
             break;
         };
-        let name = path
-            .rsplit(|&b| b == b'/')
-            .next()
-            .unwrap_or_default()
-            .to_vec();
-        out.push((cur, parent, name));
+        out.push((cur, parent, name.to_vec()));
         cur = parent;
     }
     out
@@ -91,11 +91,17 @@ impl<'t> Editor<'t> {
         self.stale
     }
 
-    /// A creation at `path` succeeded: its directory's size and link count moved.
-    fn created(&mut self, path: &[u8]) {
+    /// Runs a creation at `path`; on success its directory's size and link count moved.
+    fn creating(
+        &mut self,
+        path: &[u8],
+        op: impl FnOnce(&mut Tree) -> Result<Ino, Errno>,
+    ) -> Result<Ino, Errno> {
+        let ino = op(self.tree)?;
         if let Some((parent, _)) = parent_and_name(self.tree, path) {
             self.stale.attrs.insert(parent);
         }
+        Ok(ino)
     }
 
     /// Runs a removal of `path`; on success, `path`'s name and its directory are stale.
@@ -115,30 +121,22 @@ impl<'t> Editor<'t> {
 
     /// [`PseudoFs::mkdir`].
     pub fn mkdir(&mut self, path: &[u8]) -> Result<Ino, Errno> {
-        let ino = self.tree.mkdir(path)?;
-        self.created(path);
-        Ok(ino)
+        self.creating(path, |t| t.mkdir(path))
     }
 
     /// [`PseudoFs::create`].
     pub fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
-        let ino = self.tree.create(path, content)?;
-        self.created(path);
-        Ok(ino)
+        self.creating(path, |t| t.create(path, content))
     }
 
     /// [`PseudoFs::symlink`].
     pub fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno> {
-        let ino = self.tree.symlink(path, target)?;
-        self.created(path);
-        Ok(ino)
+        self.creating(path, |t| t.symlink(path, target))
     }
 
     /// [`PseudoFs::listing`].
     pub fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
-        let ino = self.tree.listing(path)?;
-        self.created(path);
-        Ok(ino)
+        self.creating(path, |t| t.listing(path))
     }
 
     /// [`PseudoFs::register`]. Every existing directory on `dir` may have gained a child.
@@ -158,7 +156,8 @@ impl<'t> Editor<'t> {
     /// Cost: O(children of the table's directory + depth) on top of the tree's own.
     pub fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
         let target = self.tree.header_dir(header)?;
-        let rows: Vec<Vec<u8>> = read_all(&*self.tree, target, 4096)?
+        let page = self.tree.limits().max_readdir;
+        let rows: Vec<Vec<u8>> = read_all(&*self.tree, target, page)?
             .into_iter()
             .filter(|e| {
                 let st = self.tree.lookup_at(target, &e.name);

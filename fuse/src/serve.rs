@@ -183,8 +183,8 @@ fn make_child(
 }
 
 /// Removes `name` from `parent` if its kind agrees with the call (unlink: not a directory;
-/// rmdir: a directory), returning the removed inode.
-fn remove_child(tree: &mut Tree, parent: Ino, name: &[u8], dir: bool) -> Result<Ino, Errno> {
+/// rmdir: a directory).
+fn remove_child(tree: &mut Tree, parent: Ino, name: &[u8], dir: bool) -> Result<(), Errno> {
     let st = tree.lookup_at(parent, name)?;
     match (st.kind == Kind::Dir, dir) {
         (true, false) => return Err(Errno::EISDIR),
@@ -192,8 +192,7 @@ fn remove_child(tree: &mut Tree, parent: Ino, name: &[u8], dir: bool) -> Result<
         _ => {}
     }
     let path = child_path(tree, parent, name)?;
-    tree.remove(&path)?;
-    Ok(st.ino)
+    tree.remove(&path)
 }
 
 /// Offers `.`, `..` and the children of `dir` from `offset` to `add(ino, d_off, kind, name)`
@@ -258,7 +257,7 @@ impl TreeFs {
             remove_child(&mut state.tree, parent.0, name.as_bytes(), dir).map_err(Refused::from)
         });
         match removed {
-            Ok(_) => reply.ok(),
+            Ok(()) => reply.ok(),
             Err(e) => reply.error(e.0),
         }
     }
@@ -323,9 +322,10 @@ impl Filesystem for TreeFs {
         }
     }
 
-    fn getattr(&self, _req: &Request, ino: INodeNo, fh: Option<FileHandle>, reply: ReplyAttr) {
+    /// fstat does not name a handle (the kernel sends none for it), so the inode decides;
+    /// see `stat_for_getattr`.
+    fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
         let s = &self.0;
-        let _ = fh; // fstat does not name a handle: the inode decides (see stat_for_getattr)
         match s.lock().stat_for_getattr(ino.0) {
             Ok(st) => reply.attr(&s.attr_ttl(st.kind), &s.attr(&st)),
             Err(e) => reply.error(to_fuse(e)),

@@ -84,6 +84,13 @@ fn absolute(comps: &[&[u8]]) -> Vec<u8> {
         .collect()
 }
 
+/// The components of an absolute path (empty: the root), the inverse of [`absolute`].
+fn components_of(abs: &[u8]) -> Vec<&[u8]> {
+    abs.split(|&b| b == b'/')
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
 fn child_of(dir: &[u8], name: &[u8]) -> Vec<u8> {
     if dir == b"/" {
         [b"/", name].concat()
@@ -216,10 +223,7 @@ impl<T: PosixTree> Partial<T> {
     fn dump_from(&self, out: &mut String) {
         let mut stack: Vec<Vec<u8>> = vec![b"/".to_vec()];
         while let Some(abs) = stack.pop() {
-            let comps: Vec<&[u8]> = abs
-                .split(|&b| b == b'/')
-                .filter(|c| !c.is_empty())
-                .collect();
+            let comps = components_of(&abs);
             let st = self.stat_abs(&abs, &comps).expect("a listed entry");
             entry_line(out, &comps, &st);
             if st.kind == Kind::Dir {
@@ -287,11 +291,7 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
             return Err(Errno::ENOTDIR);
         }
         let child = child_of(abs, name);
-        let comps: Vec<&[u8]> = child
-            .split(|&b| b == b'/')
-            .filter(|c| !c.is_empty())
-            .collect();
-        self.stat_abs(&child, &comps)
+        self.stat_abs(&child, &components_of(&child))
     }
 
     fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
@@ -342,11 +342,7 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
             i += 1;
         }
         for abs in all.iter().rev() {
-            let comps: Vec<&[u8]> = abs
-                .split(|&b| b == b'/')
-                .filter(|c| !c.is_empty())
-                .collect();
-            self.remove(&absolute(&comps))?;
+            self.remove(abs)?;
         }
         Ok(all.len() as u64)
     }

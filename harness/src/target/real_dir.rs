@@ -90,6 +90,14 @@ fn join(comps: &[&[u8]]) -> Vec<u8> {
     comps.join(&b'/')
 }
 
+/// The components of a path below the sandbox (empty: the root), the inverse of [`join`].
+pub(crate) fn parts(rel: &[u8]) -> Vec<&[u8]> {
+    if rel.is_empty() {
+        return Vec::new();
+    }
+    rel.split(|&b| b == b'/').collect()
+}
+
 /// A kernel error as the tree's, or a finding: an error the tree never gives.
 fn tree_errno(e: Sys, what: &str) -> Errno {
     match e {
@@ -218,6 +226,15 @@ impl RealDir {
         self.handles.values().filter(|h| h.ino == ino).count() as u64
     }
 
+    /// The kind of the entry at `comps` (one lstat; a directory is not listed).
+    fn kind_at(&self, comps: &[&[u8]]) -> Result<Kind, Errno> {
+        let st = self.lstat(comps)?;
+        Ok(kind_of(
+            FileType::from_raw_mode(st.st_mode),
+            &String::from_utf8_lossy(&join(comps)),
+        ))
+    }
+
     /// The tree's stat of the entry at `comps`.
     fn stat_at(&self, comps: &[&[u8]]) -> Result<Stat, Errno> {
         let st = self.lstat(comps)?;
@@ -317,9 +334,9 @@ impl RealDir {
         let mut i = 0;
         while i < out.len() {
             let rel = out[i].clone();
-            let parts: Vec<&[u8]> = rel.split(|&b| b == b'/').collect();
-            if self.stat_at(&parts)?.kind == Kind::Dir {
-                let fd = self.open_dir(&parts, OFlags::RDONLY)?;
+            let comps = parts(&rel);
+            if self.kind_at(&comps)? == Kind::Dir {
+                let fd = self.open_dir(&comps, OFlags::RDONLY)?;
                 for (name, _, _) in list_fd(fd.as_fd(), "remove_subtree") {
                     out.push([&rel[..], b"/", &name].concat());
                 }
@@ -332,12 +349,8 @@ impl RealDir {
     /// The real entries of directory `ino` as the tree's, ordered by mapped inode.
     fn entries_of(&self, ino: Ino) -> Result<Vec<DirEntry>, Errno> {
         let rel = self.inodes.path(ino).ok_or(Errno::ENOENT)?.to_vec();
-        let comps: Vec<&[u8]> = if rel.is_empty() {
-            Vec::new()
-        } else {
-            rel.split(|&b| b == b'/').collect()
-        };
-        if self.stat_at(&comps)?.kind != Kind::Dir {
+        let comps = parts(&rel);
+        if self.kind_at(&comps)? != Kind::Dir {
             return Err(Errno::ENOTDIR);
         }
         let what = String::from_utf8_lossy(&rel).into_owned();
@@ -357,22 +370,14 @@ impl RealDir {
     /// The path of mapped inode `ino` as components.
     fn comps_of(&self, ino: Ino) -> Option<Vec<Vec<u8>>> {
         let rel = self.inodes.path(ino)?;
-        if rel.is_empty() {
-            return Some(Vec::new());
-        }
-        Some(rel.split(|&b| b == b'/').map(<[u8]>::to_vec).collect())
+        Some(parts(rel).into_iter().map(<[u8]>::to_vec).collect())
     }
 
     fn dump_entries(&self, out: &mut String) {
         let root = self.stat_at(&[]).expect("the sandbox root is there");
         let mut stack: Vec<(Vec<u8>, Stat)> = vec![(Vec::new(), root)];
         while let Some((rel, st)) = stack.pop() {
-            let parts: Vec<&[u8]> = if rel.is_empty() {
-                Vec::new()
-            } else {
-                rel.split(|&b| b == b'/').collect()
-            };
-            entry_line(out, &parts, &st);
+            entry_line(out, &parts(&rel), &st);
             if st.kind != Kind::Dir {
                 continue;
             }
@@ -384,8 +389,7 @@ impl RealDir {
                 } else {
                     [&rel[..], b"/", &c.name].concat()
                 };
-                let parts: Vec<&[u8]> = child.split(|&b| b == b'/').collect();
-                let st = self.stat_at(&parts).expect("a listed entry");
+                let st = self.stat_at(&parts(&child)).expect("a listed entry");
                 stack.push((child, st));
             }
         }
@@ -504,8 +508,7 @@ impl PseudoFs for RealDir {
         }
         let all = self.subtree(&comps)?;
         for rel in all.iter().rev() {
-            let parts: Vec<&[u8]> = rel.split(|&b| b == b'/').collect();
-            self.remove_one(&parts)?;
+            self.remove_one(&parts(rel))?;
         }
         Ok(all.len() as u64)
     }

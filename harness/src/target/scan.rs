@@ -25,7 +25,7 @@ use std::os::fd::{AsFd, OwnedFd};
 use pdtree::Ino;
 use rustix::fs::{OFlags, RawDir};
 
-use super::real_dir::{list_fd, RealDir, GETDENTS_BUFFER};
+use super::real_dir::{list_fd, parts, RealDir, GETDENTS_BUFFER};
 
 /// Scans followed at once per target; the oldest is dropped past this.
 const MAX_SCANS: usize = 8;
@@ -156,11 +156,7 @@ impl RealDir {
     /// the adapter can open, so there is nothing to follow).
     fn start_scan(&self, dir: Ino) -> Option<RealScan> {
         let rel = self.rel_of(dir)?.to_vec();
-        let comps: Vec<&[u8]> = if rel.is_empty() {
-            Vec::new()
-        } else {
-            rel.split(|&b| b == b'/').collect()
-        };
+        let comps = parts(&rel);
         let stream = self.open_dir_fd(&comps, OFlags::RDONLY)?;
         let snapshot = self.open_dir_fd(&comps, OFlags::RDONLY)?;
         let what = String::from_utf8_lossy(&rel).into_owned();
