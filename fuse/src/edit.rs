@@ -269,6 +269,23 @@ mod tests {
     }
 
     #[test]
+    fn unregister_works_under_a_small_readdir_limit() {
+        let limits = pdtree::Limits {
+            max_readdir: 2,
+            ..pdtree::Limits::default()
+        };
+        let mut t = Tree::with_limits(limits);
+        let rows = [Row::file("a", ""), Row::file("b", ""), Row::file("c", "")];
+        let h = t.register(b"/conf", &rows).unwrap();
+        let inv = edit(&mut t, |e| e.unregister(h).unwrap());
+        let conf = |n: &str| inv.entries.iter().any(|(_, name)| name == n.as_bytes());
+        assert!(
+            conf("a") && conf("b") && conf("c") && conf("conf"),
+            "{inv:?}"
+        );
+    }
+
+    #[test]
     fn register_stales_every_directory_on_its_path() {
         let mut t = Tree::new();
         t.mkdir(b"/net").unwrap();
