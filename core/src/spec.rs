@@ -4,8 +4,8 @@
 //! drives anything that does, so a user's own tree plugs in the same way.
 
 use crate::types::{
-    DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Limits, ReadDirPage, Row, Stat,
-    Stats,
+    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Limits, Mode, ReadDirPage,
+    Row, Stat, Stats,
 };
 
 /// The operations of a pseudo-filesystem tree, as defined in `docs/SEMANTICS.md`.
@@ -47,6 +47,16 @@ pub trait PseudoFs {
     /// Creates a generated file rendering its parent directory; returns its inode number.
     fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno>;
 
+    /// Creates a generated file rendering the named `source` (SPEC §11), which exists from
+    /// then on; returns its inode number.
+    fn generated(&mut self, path: &[u8], source: &[u8]) -> Result<Ino, Errno>;
+
+    /// Appends `item` to `source` (creating the source): the generation + 1, the cache invalid.
+    fn source_add(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno>;
+
+    /// Removes `item` from `source`: the generation + 1, the cache invalid.
+    fn source_remove(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno>;
+
     /// Registers a sysctl-style table under `dir`, creating missing directories on demand.
     /// An empty table makes `dir` a mount point. Returns the header id.
     fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno>;
@@ -75,8 +85,25 @@ pub trait PseudoFs {
     /// Opens a non-directory; returns a handle id.
     fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno>;
 
-    /// Reads the whole content behind a handle (a listing renders its directory now).
-    fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno>;
+    /// Reads the whole content behind a handle, from a fresh snapshot (a listing renders its
+    /// directory now): `read_at(handle, 0, u64::MAX)`.
+    fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
+        self.read_at(handle, 0, u64::MAX)
+    }
+
+    /// Up to `len` bytes at `offset`, as seq_file reads (SPEC §11): a read that continues
+    /// where the handle's last one ended reads the snapshot that one took; a read at 0 or
+    /// anywhere else takes a fresh snapshot of the whole content first.
+    fn read_at(&mut self, handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno>;
+
+    /// Replaces the whole content of the File behind `handle` (a sysctl write, SPEC §13).
+    fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno>;
+
+    /// Sets the permission bits of the entry at `path` (any kind but a symlink).
+    fn chmod(&mut self, path: &[u8], mode: Mode) -> Result<(), Errno>;
+
+    /// Sets the owner of the entry at `path` (any kind).
+    fn chown(&mut self, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno>;
 
     /// Closes a handle, freeing a removed entry on its last close.
     fn close(&mut self, handle: HandleId) -> Result<(), Errno>;

@@ -14,6 +14,22 @@ pub type HeaderId = u64;
 /// The id of an open file handle. A counter from 1, never reused.
 pub type HandleId = u64;
 
+/// Permission bits of an entry, `0..=0o777` (SPEC §12). Nothing in the tree enforces them.
+pub type Mode = u32;
+
+/// A user or group id. [`NO_ID`] is refused: it is chown(2)'s "leave unchanged".
+pub type Id = u32;
+
+/// The one id value no entry can carry (`EINVAL` in `chown`).
+///
+/// ```
+/// assert_eq!(pdtree::NO_ID, 4_294_967_295);
+/// ```
+pub const NO_ID: Id = u32::MAX;
+
+/// The highest mode an entry can have.
+pub const MAX_MODE: Mode = 0o777;
+
 /// The inode number of the root directory.
 ///
 /// ```
@@ -130,6 +146,7 @@ impl std::str::FromStr for Errno {
 ///
 /// ```
 /// assert_eq!(pdtree::Kind::Listing.letter(), 'g');
+/// assert_eq!(pdtree::Kind::Generated.default_mode(), 0o444);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -141,20 +158,34 @@ pub enum Kind {
     Symlink,
     /// A generated file: its content is the rendering of its parent directory.
     Listing,
+    /// A generated file: its content is the rendering of a named source (SPEC §11).
+    Generated,
 }
 
 impl Kind {
-    /// The one-letter code used in listing renderings: `d`, `f`, `l`, `g`.
+    /// The one-letter code used in listing renderings: `d`, `f`, `l`, `g`, `s`.
     pub fn letter(self) -> char {
         match self {
             Kind::Dir => 'd',
             Kind::File => 'f',
             Kind::Symlink => 'l',
             Kind::Listing => 'g',
+            Kind::Generated => 's',
         }
     }
 
-    /// The word used in dumps and transcripts: `dir`, `file`, `symlink`, `listing`.
+    /// The mode an entry of this kind gets when nothing states one (SPEC §12): directories
+    /// 0555, symlinks 0777 (fixed), every file kind 0444.
+    pub fn default_mode(self) -> Mode {
+        match self {
+            Kind::Dir => 0o555,
+            Kind::Symlink => 0o777,
+            Kind::File | Kind::Listing | Kind::Generated => 0o444,
+        }
+    }
+
+    /// The word used in dumps and transcripts: `dir`, `file`, `symlink`, `listing`,
+    /// `generated`.
     ///
     /// ```
     /// assert_eq!(pdtree::Kind::Symlink.word(), "symlink");
@@ -165,6 +196,7 @@ impl Kind {
             Kind::File => "file",
             Kind::Symlink => "symlink",
             Kind::Listing => "listing",
+            Kind::Generated => "generated",
         }
     }
 }
@@ -211,9 +243,15 @@ pub struct Stat {
     pub kind: Kind,
     /// Directory: 2 + number of child directories; any other kind: 1.
     pub nlink: u64,
-    /// File: content length; Symlink: target length; Listing: length of the current
-    /// rendering; Dir: number of children.
+    /// File: content length; Symlink: target length; Listing and Generated: length of the
+    /// current rendering; Dir: number of children.
     pub size: u64,
+    /// Permission bits (SPEC §12), never enforced by the tree.
+    pub mode: Mode,
+    /// Owner user id.
+    pub uid: Id,
+    /// Owner group id.
+    pub gid: Id,
     /// Who made the entry.
     pub owner: Owner,
     /// Permanent entries can never be removed and take no open references.
@@ -300,6 +338,8 @@ pub enum RowKind {
     File(Vec<u8>),
     /// An (initially empty) directory.
     Dir,
+    /// A generated file rendering the source with this name (SPEC §11).
+    Gen(Vec<u8>),
 }
 
 /// One row of a sysctl-style register table.
@@ -316,8 +356,10 @@ pub enum RowKind {
 pub struct Row {
     /// The row's name in the table's directory.
     pub name: Vec<u8>,
-    /// File content, or a directory.
+    /// File content, a directory, or a source.
     pub kind: RowKind,
+    /// The entry's mode; `None` is its kind's default ([`Kind::default_mode`]).
+    pub mode: Option<Mode>,
 }
 
 impl Row {
@@ -326,6 +368,7 @@ impl Row {
         Row {
             name: name.as_ref().to_vec(),
             kind: RowKind::File(content.as_ref().to_vec()),
+            mode: None,
         }
     }
 
@@ -334,7 +377,39 @@ impl Row {
         Row {
             name: name.as_ref().to_vec(),
             kind: RowKind::Dir,
+            mode: None,
         }
+    }
+
+    /// A generated-file row rendering `source` (which exists from a successful registration on).
+    ///
+    /// ```
+    /// use pdtree::{PseudoFs, Row, Tree};
+    /// let mut t = Tree::new();
+    /// t.register(b"proc", &[Row::generated("filesystems", "fs")]).unwrap();
+    /// t.source_add(b"fs", b"nodev\tsysfs").unwrap();
+    /// let h = t.open(b"proc/filesystems").unwrap();
+    /// assert_eq!(t.read(h).unwrap(), b"nodev\tsysfs\n");
+    /// ```
+    pub fn generated(name: impl AsRef<[u8]>, source: impl AsRef<[u8]>) -> Row {
+        Row {
+            name: name.as_ref().to_vec(),
+            kind: RowKind::Gen(source.as_ref().to_vec()),
+            mode: None,
+        }
+    }
+
+    /// This row with an explicit mode, as every sysctl `ctl_table` row states one.
+    ///
+    /// ```
+    /// use pdtree::{PseudoFs, Row, Tree};
+    /// let mut t = Tree::new();
+    /// t.register(b"net/ipv4", &[Row::file("ip_forward", "0\n").with_mode(0o644)]).unwrap();
+    /// assert_eq!(t.stat(b"net/ipv4/ip_forward").unwrap().mode, 0o644);
+    /// ```
+    pub fn with_mode(mut self, mode: Mode) -> Row {
+        self.mode = Some(mode);
+        self
     }
 }
 
@@ -346,7 +421,7 @@ impl Row {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct InvariantViolation {
-    /// The invariant's number in SPEC §8 (1..=8).
+    /// The invariant's number in SPEC §8 (1..=13).
     pub invariant: u8,
     /// Where and how it broke.
     pub detail: String,
@@ -359,8 +434,8 @@ impl InvariantViolation {
     /// assert_eq!(pdtree::InvariantViolation::name_of(7), "listing cache");
     /// ```
     pub fn name_of(n: u8) -> &'static str {
-        /// Invariants 1..=8, in SPEC §8's order.
-        const NAMES: [&str; 8] = [
+        /// Invariants 1..=13, in SPEC §8's order.
+        const NAMES: [&str; 13] = [
             "ordering",
             "nlink",
             "no leak",
@@ -369,6 +444,11 @@ impl InvariantViolation {
             "permanent reachable",
             "listing cache",
             "atomicity",
+            "namespace tags",
+            "namespace entries",
+            "source cache",
+            "handle snapshot",
+            "modes and owners",
         ];
         let i = usize::from(n).wrapping_sub(1);
         NAMES.get(i).copied().unwrap_or("unknown")

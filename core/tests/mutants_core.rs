@@ -67,12 +67,17 @@ fn invariant_names_and_display() {
         "permanent reachable",
         "listing cache",
         "atomicity",
+        "namespace tags",
+        "namespace entries",
+        "source cache",
+        "handle snapshot",
+        "modes and owners",
     ];
-    for (n, name) in (1..=8).zip(names) {
+    for (n, name) in (1..=13).zip(names) {
         assert_eq!(InvariantViolation::name_of(n), name);
     }
     assert_eq!(InvariantViolation::name_of(0), "unknown");
-    assert_eq!(InvariantViolation::name_of(9), "unknown");
+    assert_eq!(InvariantViolation::name_of(14), "unknown");
     let v = InvariantViolation {
         invariant: 2,
         detail: "/a: nlink 3, counted 2".into(),

@@ -3,9 +3,9 @@
 mkdir "a"
 => ok 2
 stat "/a"
-=> ok stat ino=2 kind=dir nlink=2 size=0 owner=explicit perm=0 open=0
+=> ok stat ino=2 kind=dir nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit perm=0 open=0
 stat "a"
-=> ok stat ino=2 kind=dir nlink=2 size=0 owner=explicit perm=0 open=0
+=> ok stat ino=2 kind=dir nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit perm=0 open=0
 stat "a/"
 => err EINVAL
 stat "/a/"

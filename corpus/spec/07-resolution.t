@@ -18,7 +18,7 @@ stat "/a/missing"
 stat "/a/l/f"
 => err ENOTDIR
 stat "/a/l"
-=> ok stat ino=4 kind=symlink nlink=1 size=2 owner=explicit perm=0 open=0
+=> ok stat ino=4 kind=symlink nlink=1 size=2 mode=0777 uid=0 gid=0 owner=explicit perm=0 open=0
 open 0 "/a/l"
 => ok handle 1
 read 0

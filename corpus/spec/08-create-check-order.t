@@ -58,12 +58,13 @@ create "/d/c" "12345"
 => err EFBIG
 dump
 => dump
-| entry / dir ino=1 nlink=4 size=3 owner=explicit hrefs=0 perm=1 open=0
-| entry /d dir ino=2 nlink=2 size=2 owner=explicit hrefs=0 perm=0 open=0
-| entry /d/a file ino=5 nlink=1 size=4 owner=explicit perm=0 open=0
-| entry /d/b file ino=6 nlink=1 size=0 owner=explicit perm=0 open=0
-| entry /f file ino=3 nlink=1 size=0 owner=explicit perm=0 open=0
-| entry /m dir ino=4 nlink=2 size=0 owner=implicit hrefs=1 perm=0 open=0
+| entry / dir ino=1 nlink=4 size=3 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /d dir ino=2 nlink=2 size=2 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /d/a file ino=5 nlink=1 size=4 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| entry /d/b file ino=6 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| entry /f file ino=3 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| entry /m dir ino=4 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
 | header 1 dir=/m rows=0
-| next ino=7 header=2 handle=1
+| ns 0 uid=0 gid=0
+| next ino=7 header=2 handle=1 ns=1
 | stats live=6 allocated=6 headers=1 handles=0

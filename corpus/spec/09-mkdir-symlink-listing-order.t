@@ -71,11 +71,12 @@ listing "/a/g"
 => err ENOSPC
 dump
 => dump
-| entry / dir ino=1 nlink=4 size=2 owner=explicit hrefs=0 perm=1 open=0
-| entry /a dir ino=2 nlink=2 size=2 owner=explicit hrefs=0 perm=0 open=0
-| entry /a/f file ino=3 nlink=1 size=0 owner=explicit perm=0 open=0
-| entry /a/l symlink ino=5 nlink=1 size=3 owner=explicit perm=0 open=0
-| entry /mnt dir ino=4 nlink=2 size=0 owner=implicit hrefs=1 perm=0 open=0
+| entry / dir ino=1 nlink=4 size=2 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /a dir ino=2 nlink=2 size=2 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /a/f file ino=3 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| entry /a/l symlink ino=5 nlink=1 size=3 mode=0777 uid=0 gid=0 owner=explicit perm=0 open=0
+| entry /mnt dir ino=4 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
 | header 1 dir=/mnt rows=0
-| next ino=6 header=2 handle=1
+| ns 0 uid=0 gid=0
+| next ino=6 header=2 handle=1 ns=1
 | stats live=5 allocated=5 headers=1 handles=0

@@ -24,7 +24,7 @@ remove "/net/b"
 read 0
 => ok read "g\tdev\nd\ta\nl\tz\n"
 stat "/net/dev"
-=> ok stat ino=3 kind=listing nlink=1 size=14 owner=explicit perm=0 open=1
+=> ok stat ino=3 kind=listing nlink=1 size=14 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=1
 # a change inside a child directory does not change this directory's child set
 mkdir "/net/a/x"
 => ok 7

@@ -11,7 +11,7 @@ register "sys/x" [f "a" "1"]
 read 0
 => ok read "g\tls\nd\tsys\n"
 stat "/ls"
-=> ok stat ino=2 kind=listing nlink=1 size=11 owner=explicit perm=0 open=1
+=> ok stat ino=2 kind=listing nlink=1 size=11 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=1
 unregister 1
 => ok
 read 0

@@ -75,23 +75,24 @@ register "mnt" []
 => ok header 3
 dump
 => dump
-| entry / dir ino=1 nlink=5 size=4 owner=explicit hrefs=0 perm=1 open=0
-| entry /file file ino=2 nlink=1 size=0 owner=explicit perm=0 open=0
-| entry /d dir ino=3 nlink=2 size=1 owner=explicit hrefs=0 perm=0 open=0
-| entry /d/taken file ino=4 nlink=1 size=0 owner=explicit perm=0 open=0
-| entry /mnt dir ino=5 nlink=2 size=0 owner=implicit hrefs=2 perm=0 open=0
-| entry /p dir ino=6 nlink=3 size=1 owner=implicit hrefs=1 perm=0 open=0
-| entry /p/q dir ino=7 nlink=3 size=1 owner=implicit hrefs=1 perm=0 open=0
-| entry /p/q/r dir ino=8 nlink=3 size=1 owner=implicit hrefs=1 perm=0 open=0
-| entry /p/q/r/s dir ino=9 nlink=2 size=3 owner=implicit hrefs=1 perm=0 open=0
-| entry /p/q/r/s/a file ino=10 nlink=1 size=1 owner=header:2 perm=0 open=0
-| entry /p/q/r/s/b file ino=11 nlink=1 size=1 owner=header:2 perm=0 open=0
-| entry /p/q/r/s/c file ino=12 nlink=1 size=1 owner=header:2 perm=0 open=0
+| entry / dir ino=1 nlink=5 size=4 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /file file ino=2 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| entry /d dir ino=3 nlink=2 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /d/taken file ino=4 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| entry /mnt dir ino=5 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=implicit hrefs=2 perm=0 open=0
+| entry /p dir ino=6 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+| entry /p/q dir ino=7 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+| entry /p/q/r dir ino=8 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+| entry /p/q/r/s dir ino=9 nlink=2 size=3 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+| entry /p/q/r/s/a file ino=10 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=header:2 perm=0 open=0
+| entry /p/q/r/s/b file ino=11 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=header:2 perm=0 open=0
+| entry /p/q/r/s/c file ino=12 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=header:2 perm=0 open=0
 | header 1 dir=/mnt rows=0
 | header 2 dir=/p/q/r/s rows=3
 | row 2 a file
 | row 2 b file
 | row 2 c file
 | header 3 dir=/mnt rows=0
-| next ino=13 header=4 handle=1
+| ns 0 uid=0 gid=0
+| next ino=13 header=4 handle=1 ns=1
 | stats live=12 allocated=12 headers=3 handles=0

@@ -8,7 +8,7 @@ register "net/ipv4/conf/eth1" [f "forwarding" "1", f "mtu" "9000"]
 register "net/ipv4/conf/all" [f "forwarding" "0"]
 => ok header 3
 stat "/net/ipv4/conf"
-=> ok stat ino=4 kind=dir nlink=5 size=3 owner=implicit perm=0 open=0
+=> ok stat ino=4 kind=dir nlink=5 size=3 mode=0555 uid=0 gid=0 owner=implicit perm=0 open=0
 opendir 0 "/net/ipv4/conf"
 => ok cursor 4
 readpage 0 2
@@ -19,18 +19,18 @@ readpage 0 2
 => ok page next=12 []
 dump
 => dump
-| entry / dir ino=1 nlink=3 size=1 owner=explicit hrefs=0 perm=1 open=0
-| entry /net dir ino=2 nlink=3 size=1 owner=implicit hrefs=3 perm=0 open=0
-| entry /net/ipv4 dir ino=3 nlink=3 size=1 owner=implicit hrefs=3 perm=0 open=0
-| entry /net/ipv4/conf dir ino=4 nlink=5 size=3 owner=implicit hrefs=3 perm=0 open=0
-| entry /net/ipv4/conf/eth0 dir ino=5 nlink=2 size=2 owner=implicit hrefs=1 perm=0 open=0
-| entry /net/ipv4/conf/eth0/forwarding file ino=6 nlink=1 size=1 owner=header:1 perm=0 open=0
-| entry /net/ipv4/conf/eth0/mtu file ino=7 nlink=1 size=4 owner=header:1 perm=0 open=0
-| entry /net/ipv4/conf/eth1 dir ino=8 nlink=2 size=2 owner=implicit hrefs=1 perm=0 open=0
-| entry /net/ipv4/conf/eth1/forwarding file ino=9 nlink=1 size=1 owner=header:2 perm=0 open=0
-| entry /net/ipv4/conf/eth1/mtu file ino=10 nlink=1 size=4 owner=header:2 perm=0 open=0
-| entry /net/ipv4/conf/all dir ino=11 nlink=2 size=1 owner=implicit hrefs=1 perm=0 open=0
-| entry /net/ipv4/conf/all/forwarding file ino=12 nlink=1 size=1 owner=header:3 perm=0 open=0
+| entry / dir ino=1 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /net dir ino=2 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=implicit hrefs=3 perm=0 open=0
+| entry /net/ipv4 dir ino=3 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=implicit hrefs=3 perm=0 open=0
+| entry /net/ipv4/conf dir ino=4 nlink=5 size=3 mode=0555 uid=0 gid=0 owner=implicit hrefs=3 perm=0 open=0
+| entry /net/ipv4/conf/eth0 dir ino=5 nlink=2 size=2 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+| entry /net/ipv4/conf/eth0/forwarding file ino=6 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=header:1 perm=0 open=0
+| entry /net/ipv4/conf/eth0/mtu file ino=7 nlink=1 size=4 mode=0444 uid=0 gid=0 owner=header:1 perm=0 open=0
+| entry /net/ipv4/conf/eth1 dir ino=8 nlink=2 size=2 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+| entry /net/ipv4/conf/eth1/forwarding file ino=9 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=header:2 perm=0 open=0
+| entry /net/ipv4/conf/eth1/mtu file ino=10 nlink=1 size=4 mode=0444 uid=0 gid=0 owner=header:2 perm=0 open=0
+| entry /net/ipv4/conf/all dir ino=11 nlink=2 size=1 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+| entry /net/ipv4/conf/all/forwarding file ino=12 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=header:3 perm=0 open=0
 | header 1 dir=/net/ipv4/conf/eth0 rows=2
 | row 1 forwarding file
 | row 1 mtu file
@@ -39,7 +39,8 @@ dump
 | row 2 mtu file
 | header 3 dir=/net/ipv4/conf/all rows=1
 | row 3 forwarding file
-| next ino=13 header=4 handle=1
+| ns 0 uid=0 gid=0
+| next ino=13 header=4 handle=1 ns=1
 | stats live=12 allocated=12 headers=3 handles=0
 # eth1 goes away: its rows and its implicit directory; the shared path stays
 unregister 2
@@ -47,7 +48,7 @@ unregister 2
 stat "/net/ipv4/conf/eth1"
 => err ENOENT
 stat "/net/ipv4/conf"
-=> ok stat ino=4 kind=dir nlink=4 size=2 owner=implicit perm=0 open=0
+=> ok stat ino=4 kind=dir nlink=4 size=2 mode=0555 uid=0 gid=0 owner=implicit perm=0 open=0
 unregister 2
 => err ENOENT
 unregister 1
@@ -59,11 +60,12 @@ stat "/net"
 => err ENOENT
 dump
 => dump
-| entry / dir ino=1 nlink=2 size=0 owner=explicit hrefs=0 perm=1 open=0
-| next ino=13 header=4 handle=1
+| entry / dir ino=1 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| ns 0 uid=0 gid=0
+| next ino=13 header=4 handle=1 ns=1
 | stats live=1 allocated=1 headers=0 handles=0
 # registering again takes fresh numbers
 register "net/ipv4/conf/eth0" [f "forwarding" "0"]
 => ok header 4
 stat "/net/ipv4/conf/eth0/forwarding"
-=> ok stat ino=17 kind=file nlink=1 size=1 owner=header:4 perm=0 open=0
+=> ok stat ino=17 kind=file nlink=1 size=1 mode=0444 uid=0 gid=0 owner=header:4 perm=0 open=0

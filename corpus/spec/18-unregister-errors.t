@@ -17,7 +17,7 @@ unregister 1
 unregister 2
 => ok
 stat "/a"
-=> ok stat ino=2 kind=dir nlink=3 size=2 owner=implicit perm=0 open=0
+=> ok stat ino=2 kind=dir nlink=3 size=2 mode=0555 uid=0 gid=0 owner=implicit perm=0 open=0
 # now only ENOTEMPTY
 unregister 1
 => err ENOTEMPTY
@@ -49,6 +49,7 @@ unregister 1
 => err ENOENT
 dump
 => dump
-| entry / dir ino=1 nlink=2 size=0 owner=explicit hrefs=0 perm=1 open=0
-| next ino=13 header=5 handle=1
+| entry / dir ino=1 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| ns 0 uid=0 gid=0
+| next ino=13 header=5 handle=1 ns=1
 | stats live=1 allocated=1 headers=0 handles=0

@@ -29,7 +29,7 @@ register "proc/bus" []
 register "proc" []
 => err EINVAL
 stat "/proc/bus"
-=> ok stat ino=3 kind=dir nlink=2 size=0 owner=implicit perm=0 open=0
+=> ok stat ino=3 kind=dir nlink=2 size=0 mode=0555 uid=0 gid=0 owner=implicit perm=0 open=0
 remove "/proc/bus"
 => err EBUSY
 remove_subtree "/proc"
@@ -44,7 +44,7 @@ unregister 2
 stat "/proc/bus"
 => err ENOENT
 stat "/proc"
-=> ok stat ino=2 kind=dir nlink=3 size=1 owner=explicit perm=0 open=0
+=> ok stat ino=2 kind=dir nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit perm=0 open=0
 mkdir "/proc/bus"
 => ok 5
 mkdir "/proc/bus/x"
@@ -57,17 +57,18 @@ register "m" []
 create "/m/x" ""
 => err EROFS
 stat "/m"
-=> ok stat ino=7 kind=dir nlink=2 size=0 owner=explicit perm=0 open=0
+=> ok stat ino=7 kind=dir nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit perm=0 open=0
 dump
 => dump
-| entry / dir ino=1 nlink=4 size=2 owner=explicit hrefs=0 perm=1 open=0
-| entry /proc dir ino=2 nlink=4 size=2 owner=explicit hrefs=0 perm=0 open=0
-| entry /proc/other dir ino=4 nlink=2 size=0 owner=explicit hrefs=0 perm=0 open=0
-| entry /proc/bus dir ino=5 nlink=3 size=1 owner=explicit hrefs=0 perm=0 open=0
-| entry /proc/bus/x dir ino=6 nlink=2 size=0 owner=explicit hrefs=0 perm=0 open=0
-| entry /m dir ino=7 nlink=2 size=0 owner=explicit hrefs=1 perm=0 open=0
+| entry / dir ino=1 nlink=4 size=2 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /proc dir ino=2 nlink=4 size=2 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /proc/other dir ino=4 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /proc/bus dir ino=5 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /proc/bus/x dir ino=6 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /m dir ino=7 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit hrefs=1 perm=0 open=0
 | header 3 dir=/m rows=0
-| next ino=8 header=4 handle=1
+| ns 0 uid=0 gid=0
+| next ino=8 header=4 handle=1 ns=1
 | stats live=6 allocated=6 headers=1 handles=0
 unregister 3
 => ok

@@ -29,7 +29,7 @@ lookup_at 4 "x"
 lookup_at 2 "nope"
 => err ENOENT
 lookup_at 2 "f"
-=> ok stat ino=3 kind=file nlink=1 size=0 owner=explicit perm=0 open=0
+=> ok stat ino=3 kind=file nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
 # a removed entry held open is not live: ENOENT, not ENOTDIR
 open 0 "/g"
 => ok handle 1

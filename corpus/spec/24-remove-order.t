@@ -67,13 +67,14 @@ remove "/h/row/kid"
 => ok
 dump
 => dump
-| entry / dir ino=1 nlink=4 size=2 owner=explicit hrefs=0 perm=1 open=0
-| entry /p dir ino=2 nlink=2 size=0 owner=explicit hrefs=0 perm=1 open=0
-| entry /h dir ino=4 nlink=3 size=2 owner=implicit hrefs=1 perm=0 open=0
-| entry /h/row dir ino=5 nlink=2 size=0 owner=header:1 hrefs=0 perm=0 open=0
-| entry /h/rf file ino=6 nlink=1 size=1 owner=header:1 perm=0 open=0
+| entry / dir ino=1 nlink=4 size=2 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /p dir ino=2 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /h dir ino=4 nlink=3 size=2 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+| entry /h/row dir ino=5 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=header:1 hrefs=0 perm=0 open=0
+| entry /h/rf file ino=6 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=header:1 perm=0 open=0
 | header 1 dir=/h rows=2
 | row 1 row dir
 | row 1 rf file
-| next ino=14 header=3 handle=1
+| ns 0 uid=0 gid=0
+| next ino=14 header=3 handle=1 ns=1
 | stats live=5 allocated=5 headers=1 handles=0

@@ -15,16 +15,17 @@ remove "/a/b"
 stats
 => ok stats live=4 allocated=4 headers=0 handles=0
 stat "/a/b/f"
-=> ok stat ino=4 kind=file nlink=1 size=1 owner=explicit perm=0 open=0
+=> ok stat ino=4 kind=file nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
 check
 => ok
 dump
 => dump
-| entry / dir ino=1 nlink=3 size=1 owner=explicit hrefs=0 perm=1 open=0
-| entry /a dir ino=2 nlink=3 size=1 owner=explicit hrefs=0 perm=0 open=0
-| entry /a/b dir ino=3 nlink=2 size=1 owner=explicit hrefs=0 perm=0 open=0
-| entry /a/b/f file ino=4 nlink=1 size=1 owner=explicit perm=0 open=0
-| next ino=5 header=1 handle=1
+| entry / dir ino=1 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /a dir ino=2 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /a/b dir ino=3 nlink=2 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /a/b/f file ino=4 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| ns 0 uid=0 gid=0
+| next ino=5 header=1 handle=1 ns=1
 | stats live=4 allocated=4 headers=0 handles=0
 # with an open handle below: still nothing detached
 open 0 "/a/b/f"

@@ -50,7 +50,7 @@ register "x/y/z" []
 remove_subtree "/x"
 => err EBUSY
 stat "/x/y/f"
-=> ok stat ino=14 kind=file nlink=1 size=0 owner=explicit perm=0 open=0
+=> ok stat ino=14 kind=file nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
 unregister 2
 => ok
 remove_subtree "/x"

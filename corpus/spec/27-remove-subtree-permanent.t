@@ -25,14 +25,15 @@ remove "/a/b/c/keep"
 # nothing was removed, not even the siblings visited before the permanent entry
 dump
 => dump
-| entry / dir ino=1 nlink=3 size=1 owner=explicit hrefs=0 perm=1 open=0
-| entry /a dir ino=2 nlink=3 size=2 owner=explicit hrefs=0 perm=0 open=0
-| entry /a/b dir ino=3 nlink=3 size=2 owner=explicit hrefs=0 perm=0 open=0
-| entry /a/b/c dir ino=4 nlink=2 size=1 owner=explicit hrefs=0 perm=0 open=0
-| entry /a/b/c/keep file ino=5 nlink=1 size=1 owner=explicit perm=1 open=0
-| entry /a/b/y file ino=7 nlink=1 size=0 owner=explicit perm=0 open=0
-| entry /a/x file ino=6 nlink=1 size=0 owner=explicit perm=0 open=0
-| next ino=8 header=1 handle=1
+| entry / dir ino=1 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /a dir ino=2 nlink=3 size=2 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /a/b dir ino=3 nlink=3 size=2 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /a/b/c dir ino=4 nlink=2 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /a/b/c/keep file ino=5 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
+| entry /a/b/y file ino=7 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| entry /a/x file ino=6 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| ns 0 uid=0 gid=0
+| next ino=8 header=1 handle=1 ns=1
 | stats live=7 allocated=7 headers=0 handles=0
 # the parts without permanent entries can go
 remove_subtree "/a/x"

@@ -13,7 +13,7 @@ mark_permanent "/a"
 mark_permanent "/a"
 => ok
 stat "/a"
-=> ok stat ino=2 kind=dir nlink=2 size=0 owner=explicit perm=1 open=0
+=> ok stat ino=2 kind=dir nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit perm=1 open=0
 register "r" [f "x" "1", d "y"]
 => ok header 1
 mark_permanent "/r"
@@ -51,21 +51,22 @@ unregister 2
 mark_permanent "/s"
 => ok
 stat "/s"
-=> ok stat ino=9 kind=dir nlink=2 size=1 owner=explicit perm=1 open=0
+=> ok stat ino=9 kind=dir nlink=2 size=1 mode=0555 uid=0 gid=0 owner=explicit perm=1 open=0
 dump
 => dump
-| entry / dir ino=1 nlink=5 size=3 owner=explicit hrefs=0 perm=1 open=0
-| entry /a dir ino=2 nlink=2 size=3 owner=explicit hrefs=0 perm=1 open=0
-| entry /a/f file ino=6 nlink=1 size=0 owner=explicit perm=1 open=0
-| entry /a/s symlink ino=7 nlink=1 size=1 owner=explicit perm=1 open=0
-| entry /a/g listing ino=8 nlink=1 size=12 owner=explicit perm=1 open=0
-| entry /r dir ino=3 nlink=3 size=2 owner=implicit hrefs=1 perm=0 open=0
-| entry /r/x file ino=4 nlink=1 size=1 owner=header:1 perm=0 open=0
-| entry /r/y dir ino=5 nlink=2 size=0 owner=header:1 hrefs=0 perm=0 open=0
-| entry /s dir ino=9 nlink=2 size=1 owner=explicit hrefs=0 perm=1 open=0
-| entry /s/own file ino=12 nlink=1 size=0 owner=explicit perm=0 open=0
+| entry / dir ino=1 nlink=5 size=3 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /a dir ino=2 nlink=2 size=3 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /a/f file ino=6 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
+| entry /a/s symlink ino=7 nlink=1 size=1 mode=0777 uid=0 gid=0 owner=explicit perm=1 open=0
+| entry /a/g listing ino=8 nlink=1 size=12 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
+| entry /r dir ino=3 nlink=3 size=2 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+| entry /r/x file ino=4 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=header:1 perm=0 open=0
+| entry /r/y dir ino=5 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=header:1 hrefs=0 perm=0 open=0
+| entry /s dir ino=9 nlink=2 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /s/own file ino=12 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
 | header 1 dir=/r rows=2
 | row 1 x file
 | row 1 y dir
-| next ino=13 header=3 handle=1
+| ns 0 uid=0 gid=0
+| next ino=13 header=3 handle=1 ns=1
 | stats live=10 allocated=10 headers=1 handles=0

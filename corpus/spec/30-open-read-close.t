@@ -42,11 +42,11 @@ open 3 "/d/e"
 read 3
 => ok read ""
 stat "/d/f"
-=> ok stat ino=3 kind=file nlink=1 size=6 owner=explicit perm=0 open=1
+=> ok stat ino=3 kind=file nlink=1 size=6 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=1
 open 4 "/d/f"
 => ok handle 5
 stat "/d/f"
-=> ok stat ino=3 kind=file nlink=1 size=6 owner=explicit perm=0 open=2
+=> ok stat ino=3 kind=file nlink=1 size=6 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=2
 close 0
 => ok
 read 0
@@ -54,7 +54,7 @@ read 0
 close 0
 => err EBADF
 stat "/d/f"
-=> ok stat ino=3 kind=file nlink=1 size=6 owner=explicit perm=0 open=1
+=> ok stat ino=3 kind=file nlink=1 size=6 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=1
 # the other handle on the same file still reads
 read 4
 => ok read "hello\n"
@@ -62,17 +62,18 @@ stats
 => ok stats live=6 allocated=6 headers=0 handles=4
 dump
 => dump
-| entry / dir ino=1 nlink=3 size=1 owner=explicit hrefs=0 perm=1 open=0
-| entry /d dir ino=2 nlink=2 size=4 owner=explicit hrefs=0 perm=0 open=0
-| entry /d/f file ino=3 nlink=1 size=6 owner=explicit perm=0 open=1
-| entry /d/l symlink ino=4 nlink=1 size=4 owner=explicit perm=0 open=1
-| entry /d/g listing ino=5 nlink=1 size=16 owner=explicit perm=0 open=1
-| entry /d/e file ino=6 nlink=1 size=0 owner=explicit perm=0 open=1
-| handle 2 ino=4 removed=0
-| handle 3 ino=5 removed=0
-| handle 4 ino=6 removed=0
-| handle 5 ino=3 removed=0
-| next ino=7 header=1 handle=6
+| entry / dir ino=1 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /d dir ino=2 nlink=2 size=4 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /d/f file ino=3 nlink=1 size=6 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=1
+| entry /d/l symlink ino=4 nlink=1 size=4 mode=0777 uid=0 gid=0 owner=explicit perm=0 open=1
+| entry /d/g listing ino=5 nlink=1 size=16 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=1
+| entry /d/e file ino=6 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=1
+| handle 2 ino=4 removed=0 pos=4 snap=4:7132cfa6838c3000
+| handle 3 ino=5 removed=0 pos=16 snap=16:429358497ac0e562
+| handle 4 ino=6 removed=0 pos=0 snap=0:cbf29ce484222325
+| handle 5 ino=3 removed=0 pos=6 snap=6:a9bc80cca21f28b3
+| ns 0 uid=0 gid=0
+| next ino=7 header=1 handle=6 ns=1
 | stats live=6 allocated=6 headers=0 handles=4
 close 1
 => ok

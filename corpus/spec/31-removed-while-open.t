@@ -17,10 +17,11 @@ stats
 => ok stats live=1 allocated=2 headers=0 handles=2
 dump
 => dump
-| entry / dir ino=1 nlink=2 size=0 owner=explicit hrefs=0 perm=1 open=0
-| handle 1 ino=2 removed=1
-| handle 2 ino=2 removed=1
-| next ino=3 header=1 handle=3
+| entry / dir ino=1 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| handle 1 ino=2 removed=1 pos=0 snap=-
+| handle 2 ino=2 removed=1 pos=0 snap=-
+| ns 0 uid=0 gid=0
+| next ino=3 header=1 handle=3 ns=1
 | stats live=1 allocated=2 headers=0 handles=2
 close 0
 => ok
@@ -52,10 +53,11 @@ read 2
 => err ENOENT
 dump
 => dump
-| entry / dir ino=1 nlink=2 size=1 owner=explicit hrefs=0 perm=1 open=0
-| entry /f file ino=3 nlink=1 size=3 owner=explicit perm=0 open=0
-| handle 3 ino=5 removed=1
-| next ino=6 header=2 handle=4
+| entry / dir ino=1 nlink=2 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /f file ino=3 nlink=1 size=3 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| handle 3 ino=5 removed=1 pos=0 snap=-
+| ns 0 uid=0 gid=0
+| next ino=6 header=2 handle=4 ns=1
 | stats live=2 allocated=3 headers=0 handles=1
 close 2
 => ok

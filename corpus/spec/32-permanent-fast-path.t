@@ -8,46 +8,47 @@ mark_permanent "/p"
 open 0 "/p"
 => ok handle 1
 stat "/p"
-=> ok stat ino=2 kind=file nlink=1 size=1 owner=explicit perm=1 open=0
+=> ok stat ino=2 kind=file nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
 read 0
 => ok read "v"
 close 0
 => ok
 stat "/p"
-=> ok stat ino=2 kind=file nlink=1 size=1 owner=explicit perm=1 open=0
+=> ok stat ino=2 kind=file nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
 create "/q" "w"
 => ok 3
 open 1 "/q"
 => ok handle 2
 stat "/q"
-=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=0 open=1
+=> ok stat ino=3 kind=file nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=1
 mark_permanent "/q"
 => ok
 stat "/q"
-=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=1 open=0
+=> ok stat ino=3 kind=file nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
 open 2 "/q"
 => ok handle 3
 stat "/q"
-=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=1 open=0
+=> ok stat ino=3 kind=file nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
 dump
 => dump
-| entry / dir ino=1 nlink=2 size=2 owner=explicit hrefs=0 perm=1 open=0
-| entry /p file ino=2 nlink=1 size=1 owner=explicit perm=1 open=0
-| entry /q file ino=3 nlink=1 size=1 owner=explicit perm=1 open=0
-| handle 2 ino=3 removed=0
-| handle 3 ino=3 removed=0
-| next ino=4 header=1 handle=4
+| entry / dir ino=1 nlink=2 size=2 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /p file ino=2 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
+| entry /q file ino=3 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
+| handle 2 ino=3 removed=0 pos=0 snap=-
+| handle 3 ino=3 removed=0 pos=0 snap=-
+| ns 0 uid=0 gid=0
+| next ino=4 header=1 handle=4 ns=1
 | stats live=3 allocated=3 headers=0 handles=2
 close 2
 => ok
 stat "/q"
-=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=1 open=0
+=> ok stat ino=3 kind=file nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
 read 1
 => ok read "w"
 close 1
 => ok
 stat "/q"
-=> ok stat ino=3 kind=file nlink=1 size=1 owner=explicit perm=1 open=0
+=> ok stat ino=3 kind=file nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
 # a permanent listing renders at read time all the same
 listing "/g"
 => ok 4
@@ -58,6 +59,6 @@ open 3 "/g"
 read 3
 => ok read "f\tp\nf\tq\ng\tg\n"
 stat "/g"
-=> ok stat ino=4 kind=listing nlink=1 size=12 owner=explicit perm=1 open=0
+=> ok stat ino=4 kind=listing nlink=1 size=12 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
 stats
 => ok stats live=4 allocated=4 headers=0 handles=1

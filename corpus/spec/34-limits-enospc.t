@@ -43,9 +43,10 @@ stats
 => ok stats live=4 allocated=4 headers=0 handles=0
 dump
 => dump
-| entry / dir ino=1 nlink=3 size=2 owner=explicit hrefs=0 perm=1 open=0
-| entry /a dir ino=2 nlink=3 size=1 owner=explicit hrefs=0 perm=0 open=0
-| entry /a/x dir ino=6 nlink=2 size=0 owner=explicit hrefs=0 perm=0 open=0
-| entry /c file ino=5 nlink=1 size=0 owner=explicit perm=0 open=0
-| next ino=7 header=1 handle=2
+| entry / dir ino=1 nlink=3 size=2 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+| entry /a dir ino=2 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /a/x dir ino=6 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=0 open=0
+| entry /c file ino=5 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+| ns 0 uid=0 gid=0
+| next ino=7 header=1 handle=2 ns=1
 | stats live=4 allocated=4 headers=0 handles=0

@@ -27,4 +27,4 @@ open 0 "/g"
 read 0
 => ok read "f\ta\nl\tc\nf\te\nd\tr\ng\tg\n"
 stat "/g"
-=> ok stat ino=8 kind=listing nlink=1 size=20 owner=explicit perm=0 open=1
+=> ok stat ino=8 kind=listing nlink=1 size=20 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=1

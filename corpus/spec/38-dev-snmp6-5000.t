@@ -9,17 +9,17 @@ mkdir "/proc/net/dev_snmp6"
 repeat 5000 create "/proc/net/dev_snmp6/eth{i}" "Ip6InReceives 0\n"
 => repeat ok=5000 err=0; last: ok 5004
 stat "/proc/net/dev_snmp6"
-=> ok stat ino=4 kind=dir nlink=2 size=5000 owner=explicit perm=0 open=0
+=> ok stat ino=4 kind=dir nlink=2 size=5000 mode=0555 uid=0 gid=0 owner=explicit perm=0 open=0
 lookup_at 4 "eth0"
-=> ok stat ino=5 kind=file nlink=1 size=16 owner=explicit perm=0 open=0
+=> ok stat ino=5 kind=file nlink=1 size=16 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
 lookup_at 4 "eth4999"
-=> ok stat ino=5004 kind=file nlink=1 size=16 owner=explicit perm=0 open=0
+=> ok stat ino=5004 kind=file nlink=1 size=16 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
 lookup_at 4 "eth5000"
 => err ENOENT
 repeat 5000 lookup_at 4 "eth{i}"
-=> repeat ok=5000 err=0; last: ok stat ino=5004 kind=file nlink=1 size=16 owner=explicit perm=0 open=0
+=> repeat ok=5000 err=0; last: ok stat ino=5004 kind=file nlink=1 size=16 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
 repeat 5000 stat "/proc/net/dev_snmp6/eth{i}"
-=> repeat ok=5000 err=0; last: ok stat ino=5004 kind=file nlink=1 size=16 owner=explicit perm=0 open=0
+=> repeat ok=5000 err=0; last: ok stat ino=5004 kind=file nlink=1 size=16 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
 # every name is taken now; nothing is created and no number is used
 repeat 5000 create "/proc/net/dev_snmp6/eth{i}" ""
 => repeat ok=0 err=5000; first err #0: err EEXIST; last: err EEXIST
@@ -43,11 +43,11 @@ repeat 2500 remove "/proc/net/dev_snmp6/eth{i}"
 readpage 0 2
 => ok page next=2507 [2505 f "eth2500", 2506 f "eth2501"]
 stat "/proc/net/dev_snmp6"
-=> ok stat ino=4 kind=dir nlink=2 size=2500 owner=explicit perm=0 open=0
+=> ok stat ino=4 kind=dir nlink=2 size=2500 mode=0555 uid=0 gid=0 owner=explicit perm=0 open=0
 create "/proc/net/dev_snmp6/eth0" ""
 => ok 5005
 lookup_at 4 "eth0"
-=> ok stat ino=5005 kind=file nlink=1 size=0 owner=explicit perm=0 open=0
+=> ok stat ino=5005 kind=file nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
 check
 => ok
 remove_subtree "/proc/net/dev_snmp6"

@@ -1,7 +1,7 @@
 //! Tree stats as kernel attributes.
 //!
-//! Modes are SPEC §12's defaults per kind (directories 0555, files and listings 0444,
-//! symlinks 0777), owner 0:0; times are the mount's start (the tree keeps none).
+//! Mode, uid and gid are the tree's (SPEC §12: its defaults per kind unless a row, `chmod`
+//! or `chown` set them); times are the mount's start (the tree keeps none).
 
 use std::time::SystemTime;
 
@@ -12,17 +12,8 @@ use pdtree::{Kind, Stat};
 pub(crate) fn file_type(kind: Kind) -> FileType {
     match kind {
         Kind::Dir => FileType::Directory,
-        Kind::File | Kind::Listing => FileType::RegularFile,
+        Kind::File | Kind::Listing | Kind::Generated => FileType::RegularFile,
         Kind::Symlink => FileType::Symlink,
-    }
-}
-
-/// SPEC §12's default permission bits for a kind.
-pub(crate) fn default_mode(kind: Kind) -> u16 {
-    match kind {
-        Kind::Dir => 0o555,
-        Kind::File | Kind::Listing => 0o444,
-        Kind::Symlink => 0o777,
     }
 }
 
@@ -37,10 +28,11 @@ pub(crate) fn file_attr(st: &Stat, time: SystemTime) -> FileAttr {
         ctime: time,
         crtime: time,
         kind: file_type(st.kind),
-        perm: default_mode(st.kind),
+        // A tree mode is at most 0o777 (SPEC §12), so it fits the kernel's permission bits.
+        perm: (st.mode & 0o777) as u16,
         nlink: u32::try_from(st.nlink).unwrap_or(u32::MAX),
-        uid: 0,
-        gid: 0,
+        uid: st.uid,
+        gid: st.gid,
         rdev: 0,
         blksize: 4096,
         flags: 0,

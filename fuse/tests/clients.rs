@@ -294,7 +294,7 @@ fn check_ls_la(m: &TestMount, expected: &BTreeSet<String>) {
             let mode = match st.kind {
                 Kind::Dir => "dr-xr-xr-x",
                 Kind::Symlink => "lrwxrwxrwx",
-                Kind::File | Kind::Listing => "-r--r--r--",
+                Kind::File | Kind::Listing | Kind::Generated => "-r--r--r--",
             };
             assert_eq!(cols[0], mode, "ls -la {name}");
             assert_eq!(cols[4], st.size.to_string(), "ls -la size of {name}");

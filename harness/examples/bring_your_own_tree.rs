@@ -28,8 +28,8 @@
 //! the dump diff; `repro.ops` next to it replays the case.
 
 use pdtree::{
-    Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, PseudoFs, ReadDirPage, Row,
-    Stat, Stats, Tree,
+    Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, PseudoFs,
+    ReadDirPage, Row, Stat, Stats, Tree,
 };
 use pdtree_harness::campaign::{self, CampaignConfig};
 
@@ -104,8 +104,26 @@ impl PseudoFs for MyTree {
     fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
         self.inner.open(path)
     }
-    fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
-        self.inner.read(handle)
+    fn generated(&mut self, path: &[u8], source: &[u8]) -> Result<Ino, Errno> {
+        self.inner.generated(path, source)
+    }
+    fn source_add(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
+        self.inner.source_add(source, item)
+    }
+    fn source_remove(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
+        self.inner.source_remove(source, item)
+    }
+    fn read_at(&mut self, handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno> {
+        self.inner.read_at(handle, offset, len)
+    }
+    fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno> {
+        self.inner.write(handle, content)
+    }
+    fn chmod(&mut self, path: &[u8], mode: Mode) -> Result<(), Errno> {
+        self.inner.chmod(path, mode)
+    }
+    fn chown(&mut self, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
+        self.inner.chown(path, uid, gid)
     }
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
         self.inner.close(handle)

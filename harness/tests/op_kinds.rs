@@ -26,6 +26,11 @@ fn sample(kind: OpKind) -> Op {
             FieldMut::PageSize(n) => *n = 4,
             FieldMut::Slot(n) => *n = 3,
             FieldMut::Count(n) => *n = 4,
+            FieldMut::Source(b) => *b = b"fs".to_vec(),
+            FieldMut::Offset(n) => *n = 3,
+            FieldMut::Len(n) => *n = 4,
+            FieldMut::Mode(n) => *n = 0o644,
+            FieldMut::Id(n) => *n = 7,
         }
     }
     op

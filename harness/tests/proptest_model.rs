@@ -150,11 +150,30 @@ fn content() -> BoxedStrategy<Vec<u8>> {
         .boxed()
 }
 
+fn source() -> BoxedStrategy<Vec<u8>> {
+    prop::sample::select(vec!["fs", "dev"])
+        .prop_map(|s| s.as_bytes().to_vec())
+        .boxed()
+}
+
+fn item() -> BoxedStrategy<Vec<u8>> {
+    prop::sample::select(vec!["nodev\tsysfs", "\text4", "x", "", "a\nb"])
+        .prop_map(|s| s.as_bytes().to_vec())
+        .boxed()
+}
+
+fn mode() -> BoxedStrategy<u32> {
+    prop::sample::select(vec![0o644, 0o444, 0o000, 0o1000]).boxed()
+}
+
 fn rows() -> BoxedStrategy<Vec<Row>> {
-    let row = (name(), prop::option::weighted(0.7, content())).prop_map(|(name, c)| Row {
-        name,
-        kind: c.map_or(RowKind::Dir, RowKind::File),
-    });
+    let kind = prop_oneof![
+        7 => content().prop_map(RowKind::File),
+        2 => Just(RowKind::Dir),
+        1 => source().prop_map(RowKind::Gen),
+    ];
+    let row = (name(), kind, prop::option::weighted(0.2, mode()))
+        .prop_map(|(name, kind, mode)| Row { name, kind, mode });
     prop::collection::vec(row, 0..=4).boxed()
 }
 
@@ -215,7 +234,17 @@ impl ReferenceStateMachine for Reference {
             1 => (slot(), 0u64..16).prop_map(|(slot, pos)| Op::Seek { slot, pos }),
             1 => slot().prop_map(|slot| Op::Rewind { slot }),
             1 => Just(Op::Dump),
-            1 => (existing_path(s), prop_oneof![3 => 1usize..8, 1 => 250usize..300])
+            2 => (new_path(s), source()).prop_map(|(path, source)| Op::Generated { path, source }),
+            3 => (source(), item()).prop_map(|(source, item)| Op::SourceAdd { source, item }),
+            2 => (source(), item()).prop_map(|(source, item)| Op::SourceRemove { source, item }),
+            // Small offsets and lengths, so a read often continues where the last one ended.
+            6 => (slot(), prop_oneof![3 => 0u64..3, 1 => 0u64..12], prop_oneof![4 => 1u64..3, 1 => 0u64..6])
+                .prop_map(|(slot, offset, len)| Op::ReadAt { slot, offset, len }),
+            2 => (slot(), content()).prop_map(|(slot, content)| Op::Write { slot, content }),
+            2 => (existing_path(s), mode()).prop_map(|(path, mode)| Op::Chmod { path, mode }),
+            1 => (existing_path(s), prop::sample::select(vec![0u32, 7, u32::MAX]))
+                .prop_map(|(path, uid)| Op::Chown { path, uid, gid: 7 }),
+            2 => (existing_path(s), prop_oneof![2 => 1usize..8, 1 => 250usize..300])
                 .prop_map(|(dir, count)| Op::Bulk { dir, prefix: b"n".to_vec(), count }),
         ]
         .boxed()
@@ -321,7 +350,7 @@ fn state_machine_finds_and_shrinks_planted_bugs() {
         PLANTED.with(|p| p.set(fault));
         // A fixed seed: the same cases every run, so this test is deterministic.
         let config = Config {
-            cases: 4096,
+            cases: 8192,
             failure_persistence: None,
             rng_seed: RngSeed::Fixed(0),
             ..Config::default()

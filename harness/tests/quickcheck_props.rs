@@ -61,7 +61,10 @@ impl Arbitrary for AnyOp {
                 FieldMut::Path(b)
                 | FieldMut::NewPath(b)
                 | FieldMut::Name(b)
-                | FieldMut::Data(b) => *b = bytes(g),
+                | FieldMut::Data(b)
+                | FieldMut::Source(b) => *b = bytes(g),
+                FieldMut::Offset(n) | FieldMut::Len(n) => *n = u64::arbitrary(g),
+                FieldMut::Mode(n) | FieldMut::Id(n) => *n = u32::arbitrary(g),
                 FieldMut::Rows(rows) => {
                     *rows = Vec::<AnyRow>::arbitrary(g)
                         .into_iter()
@@ -84,13 +87,16 @@ struct AnyRow(Row);
 
 impl Arbitrary for AnyRow {
     fn arbitrary(g: &mut Gen) -> Self {
+        let kind = match u8::arbitrary(g) % 3 {
+            0 => RowKind::File(bytes(g)),
+            1 => RowKind::Dir,
+            _ => RowKind::Gen(bytes(g)),
+        };
+        let mode = bool::arbitrary(g).then(|| u32::arbitrary(g));
         AnyRow(Row {
             name: bytes(g),
-            kind: if bool::arbitrary(g) {
-                RowKind::File(bytes(g))
-            } else {
-                RowKind::Dir
-            },
+            kind,
+            mode,
         })
     }
 }

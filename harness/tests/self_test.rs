@@ -128,7 +128,7 @@ fn finds_readdir_resumes_by_index() {
 fn finds_nlink_not_updated_by_remove_subtree() {
     finds(
         Fault::NlinkNotUpdatedByRemoveSubtree,
-        "mkdir \"/a\"\nmkdir \"/a/a\"\nremove_subtree \"/a/a\"\nlookup_at 1 \"a\"\n",
+        "mkdir \"/a\"\nremove_subtree \"/a\"\nstat \"/\"\n",
     );
 }
 
@@ -136,7 +136,7 @@ fn finds_nlink_not_updated_by_remove_subtree() {
 fn finds_duplicate_row_accepted() {
     finds(
         Fault::DuplicateRowAccepted,
-        "limits max_table_rows=2\nregister \"/a\" [d \"a\", d \"a\", d \"\"]\n",
+        "register \"/a\" [d \"a\", d \"a\"]\n",
     );
 }
 
@@ -176,6 +176,36 @@ fn finds_failed_create_replaces() {
 #[test]
 fn finds_dir_size_is_u8() {
     finds(Fault::DirSizeIsU8, "bulk \"/\" \"n\" 256\nstat \"/\"\n");
+}
+
+/// A continued read must come from the snapshot: the listing changed in between.
+#[test]
+fn finds_read_at_rerenders() {
+    finds(
+        Fault::ReadAtRerenders,
+        "listing \"/a\"\nopen 0 \"/a\"\nread_at 0 0 1\nmkdir \"/b\"\nread_at 0 1 8\n",
+    );
+}
+
+#[test]
+fn finds_read_at_zero_len_snapshots() {
+    finds(
+        Fault::ReadAtZeroLenSnapshots,
+        "create \"/a\" \"\"\nopen 0 \"/a\"\nread_at 0 0 0\n",
+    );
+}
+
+#[test]
+fn finds_failed_source_add_reinserts() {
+    finds(
+        Fault::FailedSourceAddReinserts,
+        "source_add \"s\" \"x\"\nsource_add \"s\" \"x\"\n",
+    );
+}
+
+#[test]
+fn finds_chown_swaps_ids() {
+    finds(Fault::ChownSwapsIds, "chown \"/\" 0 1\nstat \"/\"\n");
 }
 
 /// A deep bug: a resume inside a directory of more than 128 children.
@@ -223,9 +253,9 @@ fn failed_create_that_replaces_is_an_atomicity_divergence_on_either_side() {
         match &d.kind {
             DivergenceKind::Atomicity { side: s, what } => {
                 assert_eq!(*s, side, "{d}");
-                let replaced = "-entry /a file ino=2 nlink=1 size=0 owner=explicit perm=0 open=0\n\
-                                -next ino=3 header=1 handle=1\n\
-                                +entry /a file ino=3 nlink=1 size=1 owner=explicit perm=0 open=0\n";
+                let replaced = "-entry /a file ino=2 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0\n\
+                                -next ino=3 header=1 handle=1 ns=1\n\
+                                +entry /a file ino=3 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0\n";
                 assert!(what.contains(replaced), "{side}: {what}");
             }
             k => panic!("{side}: expected an atomicity divergence, got {k:?}\n{d}"),
@@ -246,6 +276,10 @@ fn every_fault_has_a_test(f: Fault) -> fn() {
         Fault::FailedCreateReplaces => finds_failed_create_replaces,
         Fault::DirSizeIsU8 => finds_dir_size_is_u8,
         Fault::LargeDirResumeSkipsOne => finds_large_dir_resume_skips_one,
+        Fault::ReadAtRerenders => finds_read_at_rerenders,
+        Fault::ReadAtZeroLenSnapshots => finds_read_at_zero_len_snapshots,
+        Fault::FailedSourceAddReinserts => finds_failed_source_add_reinserts,
+        Fault::ChownSwapsIds => finds_chown_swaps_ids,
     }
 }
 

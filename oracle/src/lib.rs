@@ -31,18 +31,20 @@
 //!
 //! let mut o = Oracle::new();
 //! o.register(b"net/ipv4", &[Row::file("ip_forward", "0\n")]).unwrap();
-//! assert!(o.dump().starts_with("entry / dir ino=1 nlink=3 size=1 owner=explicit hrefs=0"));
+//! assert!(o.dump().starts_with("entry / dir ino=1 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit"));
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod path;
+mod source;
 
 use path::{check_name, escape, split_path};
 use pdtree::{
-    DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, PseudoFs,
-    ReadDirPage, Row, RowKind, Stat, Stats, ROOT_INO,
+    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, Owner,
+    PseudoFs, ReadDirPage, Row, RowKind, Stat, Stats, ROOT_INO,
 };
+use source::Source;
 use std::fmt::Write;
 use std::sync::Arc;
 
@@ -53,7 +55,7 @@ const ROOT: usize = 0;
 /// the whole oracle that the differential runner takes before every state-changing op (to
 /// prove that a failed op changed nothing) copies no bytes. Equality still compares the
 /// bytes.
-type Bytes = Arc<[u8]>;
+pub(crate) type Bytes = Arc<[u8]>;
 
 /// What an entry holds, by kind (SEMANTICS §1).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +64,8 @@ enum Body {
     File(Bytes),
     Symlink(Bytes),
     Listing,
+    /// Renders the source with this name (§11).
+    Generated(Bytes),
 }
 
 impl Body {
@@ -71,6 +75,7 @@ impl Body {
             Body::File(_) => Kind::File,
             Body::Symlink(_) => Kind::Symlink,
             Body::Listing => Kind::Listing,
+            Body::Generated(_) => Kind::Generated,
         }
     }
 }
@@ -85,6 +90,10 @@ struct Node {
     owner: Owner,
     permanent: bool,
     open_refs: u64,
+    /// Permission bits and owner (§12): facts, set at creation, by `chmod` and by `chown`.
+    mode: Mode,
+    uid: Id,
+    gid: Id,
     /// Arena index of the parent; `None` for the root and for removed entries.
     parent: Option<usize>,
     /// Head of this directory's children list (creation order = inode order).
@@ -122,6 +131,10 @@ struct Handle {
     node: usize,
     /// Whether opening took a reference (the entry was not permanent at the time).
     took_ref: bool,
+    /// Where the last read ended (§11).
+    pos: u64,
+    /// The whole content the last fresh read took; `None` until the first read.
+    snapshot: Option<Bytes>,
 }
 
 /// The naive model of a pdtree: linked lists, linear scans, everything recomputed.
@@ -138,8 +151,9 @@ struct Handle {
 /// assert_eq!(o.remove_subtree(b"/net"), Ok(2));
 /// assert_eq!(
 ///     o.dump(),
-///     "entry / dir ino=1 nlink=2 size=0 owner=explicit hrefs=0 perm=1 open=0\n\
-///      next ino=4 header=1 handle=1\n\
+///     "entry / dir ino=1 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0\n\
+///      ns 0 uid=0 gid=0\n\
+///      next ino=4 header=1 handle=1 ns=1\n\
 ///      stats live=1 allocated=1 headers=0 handles=0\n"
 /// );
 /// assert!(o.check_invariants().is_ok());
@@ -154,6 +168,8 @@ pub struct Oracle {
     headers: Vec<Header>,
     /// Open handles, ascending id (opening order).
     handles: Vec<Handle>,
+    /// Every source ever named by a successful op, in the order they appeared (§11).
+    sources: Vec<Source>,
     next_ino: Ino,
     next_header: HeaderId,
     next_handle: HandleId,
@@ -277,8 +293,41 @@ impl Oracle {
                 Some(p) => self.render(p),
                 None => Vec::new(),
             },
+            Body::Generated(src) => match source::find(&self.sources, src) {
+                Some(k) => self.sources[k].render(),
+                None => Vec::new(),
+            },
             Body::Dir => Vec::new(),
         }
+    }
+
+    /// A fresh snapshot of non-directory `i` for a read (§11): its content now, and for a
+    /// Generated entry whose source's cache is invalid, one build that makes it valid.
+    fn fresh_snapshot(&mut self, i: usize) -> Bytes {
+        if let Body::Generated(src) = &self.node(i).body {
+            if let Some(k) = source::find(&self.sources, src) {
+                let s = &mut self.sources[k];
+                if !s.cache_valid {
+                    s.builds += 1;
+                    s.cache_valid = true;
+                }
+            }
+        }
+        self.content(i).into()
+    }
+
+    /// The handle with this id, by a scan (`EBADF`), and its entry, which must not be
+    /// removed (`ENOENT`): the first two checks of `read_at` and `write` (§11, §13).
+    fn readable(&self, handle: HandleId) -> Result<usize, Errno> {
+        let k = self
+            .handles
+            .iter()
+            .position(|h| h.id == handle)
+            .ok_or(Errno::EBADF)?;
+        if self.node(self.handles[k].node).removed {
+            return Err(Errno::ENOENT);
+        }
+        Ok(k)
     }
 
     /// `size`, from scratch (SEMANTICS §1).
@@ -286,7 +335,7 @@ impl Oracle {
         match &self.node(i).body {
             Body::Dir => self.children(i).count() as u64,
             Body::File(c) | Body::Symlink(c) => c.len() as u64,
-            Body::Listing => self.content(i).len() as u64,
+            Body::Listing | Body::Generated(_) => self.content(i).len() as u64,
         }
     }
 
@@ -297,6 +346,9 @@ impl Oracle {
             kind: n.body.kind(),
             nlink: self.nlink(i),
             size: self.size(i),
+            mode: n.mode,
+            uid: n.uid,
+            gid: n.gid,
             owner: n.owner,
             permanent: n.permanent,
             open_refs: n.open_refs,
@@ -358,9 +410,15 @@ impl Oracle {
         let ino = self.next_ino;
         self.next_ino += 1;
         let idx = self.nodes.len();
+        if let Body::Generated(src) = &body {
+            source::find_or_make(&mut self.sources, src); // §11: exists from now on
+        }
         self.nodes.push(Some(Node {
             ino,
             name: name.into(),
+            mode: body.kind().default_mode(), // §12: the kind's default
+            uid: 0,
+            gid: 0,
             body,
             owner,
             permanent: false,
@@ -621,6 +679,53 @@ impl Oracle {
         Ok(())
     }
 
+    /// §8.11: builds ≤ generation + 1, every rendering within `max_content`, names unique, and
+    /// every Generated entry's source exists. (The oracle keeps no rendering to compare.)
+    fn check_sources(&self) -> Result<(), InvariantViolation> {
+        for (k, s) in self.sources.iter().enumerate() {
+            let name = escape(&s.name);
+            if s.builds > s.generation.saturating_add(1) {
+                return Oracle::violation(11, format!("source {name}: builds > generation + 1"));
+            }
+            if s.render().len() > self.limits.max_content {
+                return Oracle::violation(11, format!("source {name}: over max_content"));
+            }
+            if self.sources[..k].iter().any(|o| o.name == s.name) {
+                return Oracle::violation(11, format!("source {name} twice"));
+            }
+        }
+        for n in self.nodes.iter().flatten() {
+            if let Body::Generated(src) = &n.body {
+                if source::find(&self.sources, src).is_none() {
+                    return Oracle::violation(11, format!("ino {}: no source", n.ino));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// §8.12: a handle with no snapshot is at position 0.
+    fn check_snapshots(&self) -> Result<(), InvariantViolation> {
+        match self.handles.iter().find(|h| h.snapshot.is_none() && h.pos != 0) {
+            Some(h) => Oracle::violation(12, format!("handle {}: position without snapshot", h.id)),
+            None => Ok(()),
+        }
+    }
+
+    /// §8.13: modes within 0o777, every symlink 0777, no id 4,294,967,295.
+    fn check_modes(&self) -> Result<(), InvariantViolation> {
+        for n in self.nodes.iter().flatten() {
+            let symlink = matches!(n.body, Body::Symlink(_));
+            if n.mode > 0o777 || (symlink && n.mode != 0o777) {
+                return Oracle::violation(13, format!("ino {}: mode {:o}", n.ino, n.mode));
+            }
+            if n.uid == u32::MAX || n.gid == u32::MAX {
+                return Oracle::violation(13, format!("ino {}: owner", n.ino));
+            }
+        }
+        Ok(())
+    }
+
     // ----- register (SEMANTICS §4), checks then changes -----------------------------------
 
     /// Register checks 2–4: the table on its own.
@@ -629,13 +734,18 @@ impl Oracle {
         if table.len() > self.limits.max_table_rows {
             return Err(Errno::E2BIG);
         }
-        // 3. each row in table order: name, then content
+        // 3. each row in table order: name, then content or source, then mode (§12)
         for row in table {
             check_name(&row.name)?;
-            if let RowKind::File(c) = &row.kind {
-                if c.len() > self.limits.max_content {
+            match &row.kind {
+                RowKind::File(c) if c.len() > self.limits.max_content => {
                     return Err(Errno::EFBIG);
                 }
+                RowKind::Gen(src) => check_name(src)?,
+                _ => {}
+            }
+            if matches!(row.mode, Some(m) if m > 0o777) {
+                return Err(Errno::EINVAL);
             }
         }
         // 4. a name twice in the table
@@ -696,6 +806,16 @@ impl Oracle {
     }
 }
 
+/// FNV-1a 64 (SEMANTICS §9): how a dump shows a snapshot, byte by byte.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
 impl PseudoFs for Oracle {
     fn with_limits(limits: Limits) -> Self {
         // SEMANTICS §1: the root is inode 1, empty name, dir, explicit, permanent.
@@ -706,6 +826,9 @@ impl PseudoFs for Oracle {
             owner: Owner::Explicit,
             permanent: true,
             open_refs: 0,
+            mode: 0o555, // §12: the root is a directory like any other
+            uid: 0,
+            gid: 0,
             parent: None,
             first_child: None,
             next_sibling: None,
@@ -716,6 +839,7 @@ impl PseudoFs for Oracle {
             nodes: vec![Some(root)],
             headers: Vec::new(),
             handles: Vec::new(),
+            sources: Vec::new(),
             next_ino: ROOT_INO + 1,
             next_header: 1,
             next_handle: 1,
@@ -755,6 +879,20 @@ impl PseudoFs for Oracle {
         self.create_entry(&comps, Body::Listing)
     }
 
+    fn generated(&mut self, path: &[u8], src: &[u8]) -> Result<Ino, Errno> {
+        let comps = split_path(path)?; // §4 check 1
+        check_name(src)?; // §4 check 2, §11: the source as a name
+        self.create_entry(&comps, Body::Generated(src.into()))
+    }
+
+    fn source_add(&mut self, src: &[u8], item: &[u8]) -> Result<(), Errno> {
+        source::add(&mut self.sources, src, item, self.limits.max_content)
+    }
+
+    fn source_remove(&mut self, src: &[u8], item: &[u8]) -> Result<(), Errno> {
+        source::remove(&mut self.sources, src, item)
+    }
+
     fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
         // §4 register, check 1: dir_path syntax
         let comps = split_path(dir)?;
@@ -774,8 +912,12 @@ impl PseudoFs for Oracle {
             let (body, is_dir) = match &row.kind {
                 RowKind::File(c) => (Body::File(c.as_slice().into()), false),
                 RowKind::Dir => (Body::Dir, true),
+                RowKind::Gen(src) => (Body::Generated(src.as_slice().into()), false),
             };
             let idx = self.attach_new(cur, &row.name, body, Owner::Header(id));
+            if let Some(mode) = row.mode {
+                self.node_mut(idx).mode = mode;
+            }
             rows.push(HeaderRow {
                 name: row.name.as_slice().into(),
                 ino: self.node(idx).ino,
@@ -971,22 +1113,77 @@ impl PseudoFs for Oracle {
             id,
             node: i,
             took_ref,
+            pos: 0,
+            snapshot: None,
         });
         self.next_handle = next_handle;
         Ok(id)
     }
 
-    fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
-        // §7 read: unknown or closed → EBADF; entry removed → ENOENT
-        let h = self
-            .handles
-            .iter()
-            .find(|h| h.id == handle)
-            .ok_or(Errno::EBADF)?;
-        if self.node(h.node).removed {
-            return Err(Errno::ENOENT);
+    fn read_at(&mut self, handle: HandleId, off: u64, len: u64) -> Result<Vec<u8>, Errno> {
+        // §11 read_at: EBADF, ENOENT, then len 0 changes nothing
+        let k = self.readable(handle)?;
+        if len == 0 {
+            return Ok(Vec::new());
         }
-        Ok(self.content(h.node))
+        let h = &self.handles[k];
+        // Continue from the snapshot only at the position the last read ended, never at 0.
+        let snap = match &h.snapshot {
+            Some(snap) if off != 0 && off == h.pos => snap.clone(),
+            _ => self.fresh_snapshot(h.node),
+        };
+        let total = snap.len() as u64;
+        let from = off.min(total);
+        let to = off.saturating_add(len).min(total);
+        let bytes = snap[from as usize..to as usize].to_vec();
+        let h = &mut self.handles[k];
+        h.pos = off + bytes.len() as u64;
+        h.snapshot = Some(snap);
+        Ok(bytes)
+    }
+
+    fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno> {
+        // §13: EBADF, ENOENT, not a File → EINVAL, EFBIG
+        let k = self.readable(handle)?;
+        let i = self.handles[k].node;
+        if !matches!(self.node(i).body, Body::File(_)) {
+            return Err(Errno::EINVAL);
+        }
+        if content.len() > self.limits.max_content {
+            return Err(Errno::EFBIG);
+        }
+        self.node_mut(i).body = Body::File(content.into());
+        let h = &mut self.handles[k];
+        h.pos = 0;
+        h.snapshot = None;
+        Ok(())
+    }
+
+    fn chmod(&mut self, path: &[u8], mode: Mode) -> Result<(), Errno> {
+        // §12 chmod: path syntax, mode, resolution, symlink
+        let comps = split_path(path)?;
+        if mode > 0o777 {
+            return Err(Errno::EINVAL);
+        }
+        let i = self.resolve(&comps)?;
+        if matches!(self.node(i).body, Body::Symlink(_)) {
+            return Err(Errno::EINVAL);
+        }
+        self.node_mut(i).mode = mode;
+        Ok(())
+    }
+
+    fn chown(&mut self, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
+        // §12 chown: path syntax, ids, resolution; any kind
+        let comps = split_path(path)?;
+        if uid == u32::MAX || gid == u32::MAX {
+            return Err(Errno::EINVAL);
+        }
+        let i = self.resolve(&comps)?;
+        let n = self.node_mut(i);
+        n.uid = uid;
+        n.gid = gid;
+        Ok(())
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
@@ -1022,7 +1219,10 @@ impl PseudoFs for Oracle {
         self.check_allocation(&reachable)?;
         self.check_handles()?;
         self.check_headers()?;
-        self.check_implicit()
+        self.check_implicit()?;
+        self.check_sources()?;
+        self.check_snapshots()?;
+        self.check_modes()
     }
 
     fn dump(&self) -> String {
@@ -1039,12 +1239,15 @@ impl PseudoFs for Oracle {
             let n = self.node(i);
             let _ = write!(
                 out,
-                "entry {} {} ino={} nlink={} size={} owner={}",
+                "entry {} {} ino={} nlink={} size={} mode={:04o} uid={} gid={} owner={}",
                 self.path_of(i),
                 n.body.kind().word(),
                 n.ino,
                 self.nlink(i),
                 self.size(i),
+                n.mode,
+                n.uid,
+                n.gid,
                 n.owner,
             );
             if self.is_dir(i) {
@@ -1060,24 +1263,51 @@ impl PseudoFs for Oracle {
             }
             let _ = writeln!(out, " rows={}", h.rows.len());
             for r in h.rows.iter() {
-                let kind = if r.is_dir { "dir" } else { "file" };
+                let kind = match self.find_live(r.ino).map(|i| &self.node(i).body) {
+                    Some(Body::Dir) => "dir".to_string(),
+                    Some(Body::Generated(src)) => format!("generated:{}", escape(src)),
+                    _ => "file".to_string(),
+                };
                 let _ = writeln!(out, "row {} {} {kind}", h.id, escape(&r.name));
             }
         }
         for h in &self.handles {
             let n = self.node(h.node);
+            let snap = match &h.snapshot {
+                None => "-".to_string(),
+                Some(b) => format!("{}:{:016x}", b.len(), fnv1a(b)),
+            };
             let _ = writeln!(
                 out,
-                "handle {} ino={} removed={}",
+                "handle {} ino={} removed={} pos={} snap={snap}",
                 h.id,
                 n.ino,
-                u8::from(n.removed)
+                u8::from(n.removed),
+                h.pos,
             );
+        }
+        // §10: namespace 0 is the only one this oracle has; it is always live, owned by 0/0.
+        out.push_str("ns 0 uid=0 gid=0\n");
+        let mut sources: Vec<&Source> = self.sources.iter().collect();
+        sources.sort_by(|a, b| a.name.cmp(&b.name));
+        for src in sources {
+            let name = escape(&src.name);
+            let _ = writeln!(
+                out,
+                "source {name} gen={} items={} cache={} builds={}",
+                src.generation,
+                src.items.len(),
+                u8::from(src.cache_valid),
+                src.builds
+            );
+            for item in &src.items {
+                let _ = writeln!(out, "item {name} {}", escape(item));
+            }
         }
         let s = self.stats();
         let _ = writeln!(
             out,
-            "next ino={} header={} handle={}",
+            "next ino={} header={} handle={} ns=1",
             self.next_ino, self.next_header, self.next_handle
         );
         let _ = writeln!(

@@ -312,7 +312,7 @@ fn register_creates_implicit_then_rows() {
     );
     assert!(o
         .dump()
-        .contains("entry /net dir ino=2 nlink=3 size=1 owner=explicit hrefs=1 "));
+        .contains("entry /net dir ino=2 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=1 "));
     // A second header through the same directories.
     let h2 = ok(&mut o, |o| {
         o.register(b"net/ipv4/conf/neigh/eth0", &[Row::file("x", "")])
@@ -320,10 +320,10 @@ fn register_creates_implicit_then_rows() {
     assert_eq!(h2, 2);
     assert!(o
         .dump()
-        .contains("entry /net/ipv4/conf/neigh dir ino=6 nlink=3 size=1 owner=header:1 hrefs=1 "));
+        .contains("entry /net/ipv4/conf/neigh dir ino=6 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=header:1 hrefs=1 "));
     assert!(o
         .dump()
-        .contains("entry /net/ipv4 dir ino=3 nlink=3 size=1 owner=implicit hrefs=2 "));
+        .contains("entry /net/ipv4 dir ino=3 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=implicit hrefs=2 "));
     // Header-owned and in-use entries cannot be removed.
     fails(&mut o, Errno::EBUSY, |o| {
         o.remove(b"net/ipv4/conf/forwarding")
@@ -357,7 +357,7 @@ fn register_creates_implicit_then_rows() {
     assert_eq!(o.stat(b"net").unwrap().owner, Owner::Explicit);
     assert_eq!(o.stats(), stats(4, 4, 0, 0));
     ok(&mut o, |o| o.remove_subtree(b"net"));
-    assert!(o.dump().contains("next ino=11 header=3 handle=1\n"));
+    assert!(o.dump().contains("next ino=11 header=3 handle=1 ns=1\n"));
 }
 
 #[test]
@@ -660,7 +660,7 @@ fn removed_but_open_lifecycle() {
     assert_eq!(o.stats(), stats(1, 2, 0, 2));
     assert!(o
         .dump()
-        .contains("handle 1 ino=2 removed=1\nhandle 2 ino=2 removed=1\n"));
+        .contains("handle 1 ino=2 removed=1 pos=0 snap=-\nhandle 2 ino=2 removed=1 pos=0 snap=-\n"));
     fails(&mut o, Errno::ENOENT, |o| o.read(h1));
     fails(&mut o, Errno::ENOENT, |o| o.stat(b"f"));
     // The name is free again; a new entry gets a new inode.
@@ -744,25 +744,26 @@ fn dump_of_a_small_tree() {
     o.remove(b"gone").unwrap();
     assert_eq!((h1, h2, h3), (1, 2, 3));
     let want = "\
-entry / dir ino=1 nlink=4 size=4 owner=explicit hrefs=0 perm=1 open=0
-entry /net dir ino=2 nlink=3 size=3 owner=explicit hrefs=1 perm=0 open=0
-entry /net/dev file ino=3 nlink=1 size=5 owner=explicit perm=1 open=0
-entry /net/ipv4 dir ino=4 nlink=3 size=1 owner=implicit hrefs=1 perm=0 open=0
-entry /net/ipv4/conf dir ino=5 nlink=3 size=2 owner=implicit hrefs=1 perm=0 open=0
-entry /net/ipv4/conf/forward\\x20ing file ino=6 nlink=1 size=1 owner=header:1 perm=0 open=0
-entry /net/ipv4/conf/neigh dir ino=7 nlink=2 size=0 owner=header:1 hrefs=0 perm=0 open=0
-entry /net/ls listing ino=9 nlink=1 size=18 owner=explicit perm=0 open=0
-entry /lnk symlink ino=8 nlink=1 size=7 owner=explicit perm=0 open=1
-entry /mnt dir ino=10 nlink=2 size=0 owner=explicit hrefs=1 perm=0 open=0
-entry /a\\\\b file ino=11 nlink=1 size=0 owner=explicit perm=0 open=0
+entry / dir ino=1 nlink=4 size=4 mode=0555 uid=0 gid=0 owner=explicit hrefs=0 perm=1 open=0
+entry /net dir ino=2 nlink=3 size=3 mode=0555 uid=0 gid=0 owner=explicit hrefs=1 perm=0 open=0
+entry /net/dev file ino=3 nlink=1 size=5 mode=0444 uid=0 gid=0 owner=explicit perm=1 open=0
+entry /net/ipv4 dir ino=4 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+entry /net/ipv4/conf dir ino=5 nlink=3 size=2 mode=0555 uid=0 gid=0 owner=implicit hrefs=1 perm=0 open=0
+entry /net/ipv4/conf/forward\\x20ing file ino=6 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=header:1 perm=0 open=0
+entry /net/ipv4/conf/neigh dir ino=7 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=header:1 hrefs=0 perm=0 open=0
+entry /net/ls listing ino=9 nlink=1 size=18 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
+entry /lnk symlink ino=8 nlink=1 size=7 mode=0777 uid=0 gid=0 owner=explicit perm=0 open=1
+entry /mnt dir ino=10 nlink=2 size=0 mode=0555 uid=0 gid=0 owner=explicit hrefs=1 perm=0 open=0
+entry /a\\\\b file ino=11 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0
 header 1 dir=/net/ipv4/conf rows=2
 row 1 forward\\x20ing file
 row 1 neigh dir
 header 2 dir=/mnt rows=0
-handle 1 ino=8 removed=0
-handle 2 ino=3 removed=0
-handle 3 ino=12 removed=1
-next ino=13 header=3 handle=4
+handle 1 ino=8 removed=0 pos=0 snap=-
+handle 2 ino=3 removed=0 pos=0 snap=-
+handle 3 ino=12 removed=1 pos=0 snap=-
+ns 0 uid=0 gid=0
+next ino=13 header=3 handle=4 ns=1
 stats live=11 allocated=12 headers=2 handles=3
 ";
     assert_eq!(o.dump(), want);

@@ -153,13 +153,18 @@ impl Tree {
         }
         let size = match &e.body {
             Body::File(c) | Body::Symlink(c) => content_len(c) as u64,
+            Body::Generated(src) => self.sources.source(*src).len,
             _ => 0,
         };
+        let a = self.attrs_of(slot);
         Ok(Stat {
             ino: e.ino,
             kind: e.body.kind(),
             nlink: 0,
             size,
+            mode: a.mode,
+            uid: a.uid,
+            gid: a.gid,
             owner: e.owner(),
             permanent: e.permanent(),
             open_refs: u64::from(e.open_refs),

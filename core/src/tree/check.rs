@@ -9,7 +9,7 @@ use smallvec::{smallvec, SmallVec};
 use super::dump::path_of;
 use super::entry::Entry;
 use super::{Body, Dir, Tree, ROOT_SLOT};
-use crate::types::{InvariantViolation, Owner};
+use crate::types::{InvariantViolation, Kind, Owner, MAX_MODE, NO_ID};
 
 /// `violation!(invariant, "format", args...)`: invariant `invariant` is broken, the detail
 /// formatted like `format!`'s arguments.
@@ -56,7 +56,105 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     let walk = walk(t)?;
     check_leaks(t, &walk)?;
     check_indexes(t, &walk)?;
-    check_headers(t, &walk)
+    check_headers(t, &walk)?;
+    check_sources(t)?;
+    check_handles(t)?;
+    check_attrs(t)
+}
+
+/// Invariant 11: a valid cache equals a fresh rendering, builds ≤ generation + 1, every
+/// rendering within `max_content`, the kept length right, every Generated's source there.
+fn check_sources(t: &Tree) -> Result<(), InvariantViolation> {
+    for s in &t.sources.list {
+        let name = String::from_utf8_lossy(&s.name);
+        let fresh = s.render();
+        ensure!(
+            s.len == fresh.len() as u64,
+            11,
+            "source {name}: kept length {}, rendering {}",
+            s.len,
+            fresh.len()
+        );
+        ensure!(
+            fresh.len() <= t.limits.max_content,
+            11,
+            "source {name}: rendering of {} bytes over max_content",
+            fresh.len()
+        );
+        ensure!(
+            s.cache.as_deref().is_none_or(|c| *c == *fresh),
+            11,
+            "source {name}: valid cache differs from a fresh rendering"
+        );
+        ensure!(
+            s.builds <= s.generation + 1,
+            11,
+            "source {name}: {} builds at generation {}",
+            s.builds,
+            s.generation
+        );
+        ensure!(
+            t.sources.get(&s.name).is_some_and(|id| std::ptr::eq(t.sources.source(id), s)),
+            11,
+            "source {name}: not found by its name"
+        );
+    }
+    for e in t.entries.iter().flatten() {
+        if let Body::Generated(src) = e.body {
+            ensure!(
+                (src as usize) < t.sources.list.len(),
+                11,
+                "ino {}: generated from a missing source",
+                e.ino
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Invariant 12: a handle with no snapshot is at position 0.
+fn check_handles(t: &Tree) -> Result<(), InvariantViolation> {
+    for (id, h) in &t.handles {
+        ensure!(
+            h.snapshot.is_some() || h.pos == 0,
+            12,
+            "handle {id}: position {} without a snapshot",
+            h.pos
+        );
+    }
+    Ok(())
+}
+
+/// Invariant 13: modes within 0o777, symlinks 0777, no id 4,294,967,295; and the side table
+/// holds only allocated slots with non-default values.
+fn check_attrs(t: &Tree) -> Result<(), InvariantViolation> {
+    for (&slot, a) in &t.attrs {
+        let e = entry(t, slot).ok_or_else(|| violation!(13, "attributes of free slot {slot}"))?;
+        let kind = e.body.kind();
+        ensure!(
+            a.mode <= MAX_MODE && (kind != Kind::Symlink || a.mode == 0o777),
+            13,
+            "ino {}: mode {:o} on a {}",
+            e.ino,
+            a.mode,
+            kind.word()
+        );
+        ensure!(
+            a.uid != NO_ID && a.gid != NO_ID,
+            13,
+            "ino {}: owner {}:{}",
+            e.ino,
+            a.uid,
+            a.gid
+        );
+        ensure!(
+            (a.mode, a.uid, a.gid) != (kind.default_mode(), 0, 0),
+            13,
+            "ino {}: default attributes kept in the side table",
+            e.ino
+        );
+    }
+    Ok(())
 }
 
 fn entry(t: &Tree, slot: u32) -> Option<&Entry> {

@@ -1,7 +1,7 @@
 //! The canonical dump (docs/SEMANTICS.md §9).
 
 use super::{Body, Tree, ROOT_SLOT};
-use crate::types::{Kind, Owner};
+use crate::types::Owner;
 
 /// Appends `bytes` escaped for a dump: `0x21..=0x7e` except `\` as themselves, `\` as `\\`,
 /// everything else as `\xHH`. Runs of bytes that stand for themselves are copied whole rather
@@ -84,6 +84,8 @@ pub(super) fn dump(tree: &Tree) -> String {
     push_entries(&mut out, tree);
     push_headers(&mut out, tree);
     push_handles(&mut out, tree);
+    push_namespaces(&mut out);
+    push_sources(&mut out, tree);
     push_counters(&mut out, tree);
     into_string(out)
 }
@@ -132,6 +134,12 @@ fn push_entry_fields(out: &mut Vec<u8>, tree: &Tree, slot: u32) {
         out.extend_from_slice(word);
         push_num(out, n);
     }
+    out.extend_from_slice(b" mode=");
+    push_mode(out, st.mode);
+    for (word, n) in [(&b" uid="[..], st.uid), (b" gid=", st.gid)] {
+        out.extend_from_slice(word);
+        push_num(out, u64::from(n));
+    }
     out.extend_from_slice(b" owner=");
     match st.owner {
         Owner::Explicit => out.extend_from_slice(b"explicit"),
@@ -171,11 +179,15 @@ fn push_headers(out: &mut Vec<u8>, tree: &Tree) {
             push_num(out, id);
             out.push(b' ');
             escape_into(out, &e.name);
-            out.extend_from_slice(if e.body.kind() == Kind::Dir {
-                b" dir\n"
-            } else {
-                b" file\n"
-            });
+            match &e.body {
+                Body::Dir(_) => out.extend_from_slice(b" dir\n"),
+                Body::Generated(src) => {
+                    out.extend_from_slice(b" generated:");
+                    escape_into(out, &tree.sources.source(*src).name);
+                    out.push(b'\n');
+                }
+                _ => out.extend_from_slice(b" file\n"),
+            }
         }
     }
 }
@@ -189,10 +201,65 @@ fn push_handles(out: &mut Vec<u8>, tree: &Tree) {
         out.extend_from_slice(b" ino=");
         push_num(out, e.ino);
         out.extend_from_slice(if e.reachable() {
-            b" removed=0\n"
+            b" removed=0 pos="
         } else {
-            b" removed=1\n"
+            b" removed=1 pos="
         });
+        push_num(out, h.pos);
+        out.extend_from_slice(b" snap=");
+        match &h.snapshot {
+            None => out.push(b'-'),
+            Some(snap) => {
+                push_num(out, snap.len() as u64);
+                out.push(b':');
+                out.extend_from_slice(format!("{:016x}", fnv1a(snap)).as_bytes());
+            }
+        }
+        out.push(b'\n');
+    }
+}
+
+/// FNV-1a 64 (SPEC §14): how the dump shows a snapshot too big to print.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Four octal digits.
+fn push_mode(out: &mut Vec<u8>, mode: u32) {
+    for shift in [9, 6, 3, 0] {
+        out.push(b'0' + ((mode >> shift) & 7) as u8);
+    }
+}
+
+/// The `ns` lines: namespace 0, the initial one, always live and owned by 0/0.
+fn push_namespaces(out: &mut Vec<u8>) {
+    out.extend_from_slice(b"ns 0 uid=0 gid=0\n");
+}
+
+/// One `source` line per source, by name, each followed by its `item` lines in order.
+fn push_sources(out: &mut Vec<u8>, tree: &Tree) {
+    for s in tree.sources.by_name() {
+        out.extend_from_slice(b"source ");
+        escape_into(out, &s.name);
+        for (word, n) in [
+            (&b" gen="[..], s.generation),
+            (b" items=", s.items.len() as u64),
+            (b" cache=", u64::from(s.cache.is_some())),
+            (b" builds=", s.builds),
+        ] {
+            out.extend_from_slice(word);
+            push_num(out, n);
+        }
+        out.push(b'\n');
+        for item in &s.items {
+            out.extend_from_slice(b"item ");
+            escape_into(out, &s.name);
+            out.push(b' ');
+            escape_into(out, item);
+            out.push(b'\n');
+        }
     }
 }
 
@@ -203,6 +270,7 @@ fn push_counters(out: &mut Vec<u8>, tree: &Tree) {
         (&b"next ino="[..], tree.next_ino),
         (b" header=", tree.next_header),
         (b" handle=", tree.next_handle),
+        (b" ns=", 1),
         (b"\nstats live=", s.live),
         (b" allocated=", s.allocated),
         (b" headers=", s.headers),
@@ -217,6 +285,15 @@ fn push_counters(out: &mut Vec<u8>, tree: &Tree) {
 #[cfg(test)]
 mod tests {
     use super::escape_into;
+
+    #[test]
+    fn fnv_of_the_spec_cases() {
+        // SPEC C11.4: "x\n" is 2:08f0de07b58d2b17.
+        assert_eq!(format!("{:016x}", super::fnv1a(b"x\n")), "08f0de07b58d2b17");
+        let mut m = Vec::new();
+        super::push_mode(&mut m, 0o644);
+        assert_eq!(m, b"0644");
+    }
 
     #[test]
     fn escaping() {

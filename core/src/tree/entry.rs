@@ -11,6 +11,7 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
+use super::source::SourceId;
 use super::{ArenaIndex, Dir};
 use crate::types::{HeaderId, Kind, Owner};
 
@@ -165,6 +166,7 @@ pub(super) enum Body {
     File(Content),
     Symlink(Content),
     Listing,
+    Generated(SourceId),
 }
 
 impl Body {
@@ -174,6 +176,7 @@ impl Body {
             Body::File(_) => Kind::File,
             Body::Symlink(_) => Kind::Symlink,
             Body::Listing => Kind::Listing,
+            Body::Generated(_) => Kind::Generated,
         }
     }
 }

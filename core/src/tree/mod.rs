@@ -20,8 +20,9 @@ mod by_ino;
 mod check;
 mod dump;
 mod entry;
+mod source;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 
@@ -32,9 +33,10 @@ use crate::children::Children;
 use crate::path::{validate_name, Path};
 use crate::spec::PseudoFs;
 use crate::types::{
-    DirEntry, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, Owner, ReadDirPage,
-    Row, RowKind, Stat, Stats, ROOT_INO,
+    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, Owner,
+    ReadDirPage, Row, RowKind, Stat, Stats, MAX_MODE, NO_ID, ROOT_INO,
 };
+use source::Sources;
 use entry::{
     content, content_len, content_shared, Body, Entry, OwnerWord, HEADER_ID_LIMIT, UNLINKED,
 };
@@ -74,12 +76,26 @@ struct Header {
     rows: Vec<ArenaIndex>,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Handle {
     slot: ArenaIndex,
     /// Whether `open` took a reference (it does not on a permanent entry). Once the entry is
     /// marked permanent the reference no longer counts, whatever this says.
     took_ref: bool,
+    /// Where the last read ended (§11). Invariant 12: 0 while `snapshot` is `None`.
+    pos: u64,
+    /// The whole content as the last fresh read saw it; continued reads copy from it.
+    snapshot: Option<Arc<[u8]>>,
+}
+
+/// An entry's mode and owner when they differ from the defaults (its kind's mode, uid and
+/// gid 0). Kept beside the arena, not in `Entry`: most entries of a large tree keep the
+/// defaults, and an `Entry` field would cost every one of them 8 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Attrs {
+    mode: Mode,
+    uid: Id,
+    gid: Id,
 }
 
 /// The fast pseudo-filesystem tree.
@@ -114,6 +130,10 @@ pub struct Tree {
     files_by_ino: Children,
     headers: BTreeMap<HeaderId, Header>,
     handles: BTreeMap<HandleId, Handle>,
+    /// Slots whose mode or owner is not the default. Invariant: only allocated slots, and
+    /// never an entry equal to the defaults' (so `free_slot` and `set_attrs` keep it small).
+    attrs: HashMap<ArenaIndex, Attrs, FxBuildHasher>,
+    sources: Sources,
     next_ino: Ino,
     next_header: HeaderId,
     next_handle: HandleId,
@@ -160,6 +180,7 @@ enum NewBody<'a> {
     File(&'a [u8]),
     Symlink(&'a [u8]),
     Listing,
+    Generated(&'a [u8]),
 }
 
 impl Default for Tree {
@@ -296,6 +317,7 @@ impl Tree {
             NewBody::File(c) => Body::File(content(c)),
             NewBody::Symlink(t) => Body::Symlink(content(t)),
             NewBody::Listing => Body::Listing,
+            NewBody::Generated(src) => Body::Generated(self.sources.get_or_make(src)),
         };
         let is_dir = matches!(body, Body::Dir(_));
         let entry = Entry::new(ino, parent, name, owner, body);
@@ -424,6 +446,9 @@ impl Tree {
     }
 
     fn free_slot(&mut self, slot: ArenaIndex) {
+        if !self.attrs.is_empty() {
+            self.attrs.remove(&slot);
+        }
         self.entries[slot as usize] = None;
         self.free.push(slot);
         self.allocated -= 1;
@@ -466,15 +491,46 @@ impl Tree {
                 let d = self.dir(e.parent).expect("listing parent is a directory");
                 (1, 3 * d.children.len() as u64 + d.name_bytes)
             }
+            Body::Generated(src) => (1, self.sources.source(*src).len),
         };
+        let a = self.attrs_of(slot);
         Stat {
             ino: e.ino,
             kind: e.body.kind(),
             nlink,
             size,
+            mode: a.mode,
+            uid: a.uid,
+            gid: a.gid,
             owner: e.owner(),
             permanent: e.permanent(),
             open_refs: u64::from(e.open_refs),
+        }
+    }
+
+    /// A slot's mode and owner: its own if set, else the defaults.
+    fn attrs_of(&self, slot: ArenaIndex) -> Attrs {
+        match self.attrs.get(&slot) {
+            Some(a) => *a,
+            None => Attrs {
+                mode: self.entry(slot).body.kind().default_mode(),
+                uid: 0,
+                gid: 0,
+            },
+        }
+    }
+
+    /// Sets a slot's mode and owner, keeping only non-default ones in the side table.
+    fn set_attrs(&mut self, slot: ArenaIndex, a: Attrs) {
+        let default = Attrs {
+            mode: self.entry(slot).body.kind().default_mode(),
+            uid: 0,
+            gid: 0,
+        };
+        if a == default {
+            self.attrs.remove(&slot);
+        } else {
+            self.attrs.insert(slot, a);
         }
     }
 
@@ -484,10 +540,14 @@ impl Tree {
             NewBody::File(c) if c.len() > self.limits.max_content => return Err(Errno::EFBIG),
             NewBody::Symlink(t) if t.len() > self.limits.max_content => return Err(Errno::EFBIG),
             NewBody::Symlink([]) => return Err(Errno::EINVAL),
+            NewBody::Generated(src) => validate_name(src)?,
             _ => {}
         }
         let (parent, name) = self.creation_target(path)?;
         self.check_room(1)?;
+        if let NewBody::Generated(src) = body {
+            self.sources.room_for(src)?;
+        }
         let slot = self.insert(parent, name, Owner::Explicit, body);
         Ok(self.entry(slot).ino)
     }
@@ -504,16 +564,36 @@ impl Tree {
     /// assert_eq!(&*t.read_shared(h).unwrap(), b"g\tls\n");
     /// ```
     pub fn read_shared(&mut self, handle: HandleId) -> Result<Arc<[u8]>, Errno> {
-        let h = *self.handles.get(&handle).ok_or(Errno::EBADF)?;
-        let e = self.entry(h.slot);
-        if !e.reachable() {
+        let slot = self.readable(handle)?;
+        let snap = self.fresh_content(slot);
+        let h = self.handles.get_mut(&handle).expect("checked handle");
+        h.pos = snap.len() as u64;
+        h.snapshot = Some(Arc::clone(&snap));
+        Ok(snap)
+    }
+
+    /// The slot behind an open handle whose entry is still reachable (`EBADF`, `ENOENT`).
+    fn readable(&self, handle: HandleId) -> Result<ArenaIndex, Errno> {
+        let h = self.handles.get(&handle).ok_or(Errno::EBADF)?;
+        if !self.entry(h.slot).reachable() {
             return Err(Errno::ENOENT);
         }
+        Ok(h.slot)
+    }
+
+    /// The whole content of a reachable non-directory as a fresh read sees it: a listing's
+    /// or a source's cached rendering, built if invalid.
+    fn fresh_content(&mut self, slot: ArenaIndex) -> Arc<[u8]> {
+        let e = self.entry(slot);
         match &e.body {
-            Body::File(c) | Body::Symlink(c) => Ok(content_shared(c)),
+            Body::File(c) | Body::Symlink(c) => content_shared(c),
             Body::Listing => {
                 let parent = e.parent;
-                Ok(self.rendering(parent))
+                self.rendering(parent)
+            }
+            Body::Generated(src) => {
+                let src = *src;
+                self.sources.source_mut(src).rendering()
             }
             Body::Dir(_) => unreachable!("directories cannot be opened"),
         }
@@ -552,6 +632,11 @@ impl Tree {
             return Err(Errno::EEXIST);
         }
         self.check_room(missing.len() as u64 + table.len() as u64)?;
+        for row in table {
+            if let RowKind::Gen(src) = &row.kind {
+                self.sources.room_for(src)?;
+            }
+        }
         if table.is_empty() && missing.is_empty() && !target_dir.children.is_empty() {
             return Err(Errno::EINVAL);
         }
@@ -573,10 +658,15 @@ impl Tree {
         }
         for row in table {
             validate_name(&row.name)?;
-            if let RowKind::File(c) = &row.kind {
-                if c.len() > self.limits.max_content {
-                    return Err(Errno::EFBIG);
+            match &row.kind {
+                RowKind::File(c) if c.len() > self.limits.max_content => {
+                    return Err(Errno::EFBIG)
                 }
+                RowKind::Gen(src) => validate_name(src)?,
+                _ => {}
+            }
+            if row.mode.is_some_and(|m| m > MAX_MODE) {
+                return Err(Errno::EINVAL);
             }
         }
         let mut names: Vec<&[u8]> = table.iter().map(|r| &r.name[..]).collect();
@@ -621,8 +711,13 @@ impl Tree {
                 let body = match &r.kind {
                     RowKind::File(c) => NewBody::File(c),
                     RowKind::Dir => NewBody::Dir,
+                    RowKind::Gen(src) => NewBody::Generated(src),
                 };
-                self.insert(cur, &r.name, Owner::Header(id), body)
+                let slot = self.insert(cur, &r.name, Owner::Header(id), body);
+                if let Some(mode) = r.mode {
+                    self.set_attrs(slot, Attrs { mode, uid: 0, gid: 0 });
+                }
+                slot
             })
             .collect();
         for &d in &dirs {
@@ -695,6 +790,8 @@ impl PseudoFs for Tree {
             files_by_ino: Children::default(),
             headers: BTreeMap::new(),
             handles: BTreeMap::new(),
+            attrs: HashMap::default(),
+            sources: Sources::default(),
             next_ino: ROOT_INO + 1,
             next_header: 1,
             next_handle: 1,
@@ -721,6 +818,18 @@ impl PseudoFs for Tree {
 
     fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
         self.create_entry(path, NewBody::Listing)
+    }
+
+    fn generated(&mut self, path: &[u8], source: &[u8]) -> Result<Ino, Errno> {
+        self.create_entry(path, NewBody::Generated(source))
+    }
+
+    fn source_add(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
+        self.sources.add(source, item, self.limits.max_content)
+    }
+
+    fn source_remove(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
+        self.sources.remove(source, item)
     }
 
     fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
@@ -873,12 +982,79 @@ impl PseudoFs for Tree {
             .checked_add(u32::from(took_ref))
             .ok_or(Errno::ENOSPC)?;
         self.next_handle = next_handle;
-        self.handles.insert(id, Handle { slot, took_ref });
+        self.handles.insert(
+            id,
+            Handle {
+                slot,
+                took_ref,
+                pos: 0,
+                snapshot: None,
+            },
+        );
         Ok(id)
     }
 
     fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
         self.read_shared(handle).map(|b| b.to_vec())
+    }
+
+    fn read_at(&mut self, handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno> {
+        let slot = self.readable(handle)?;
+        if len == 0 {
+            return Ok(Vec::new());
+        }
+        let h = &self.handles[&handle];
+        let snap = match &h.snapshot {
+            Some(s) if offset != 0 && offset == h.pos => Arc::clone(s),
+            _ => self.fresh_content(slot),
+        };
+        let end = offset.saturating_add(len).min(snap.len() as u64) as usize;
+        let start = (offset.min(snap.len() as u64) as usize).min(end);
+        let bytes = snap[start..end].to_vec();
+        let h = self.handles.get_mut(&handle).expect("checked handle");
+        h.pos = offset + bytes.len() as u64;
+        h.snapshot = Some(snap);
+        Ok(bytes)
+    }
+
+    fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno> {
+        let slot = self.readable(handle)?;
+        if self.entry(slot).body.kind() != Kind::File {
+            return Err(Errno::EINVAL);
+        }
+        if content.len() > self.limits.max_content {
+            return Err(Errno::EFBIG);
+        }
+        self.entry_mut(slot).body = Body::File(entry::content(content));
+        let h = self.handles.get_mut(&handle).expect("checked handle");
+        h.pos = 0;
+        h.snapshot = None;
+        Ok(())
+    }
+
+    fn chmod(&mut self, path: &[u8], mode: Mode) -> Result<(), Errno> {
+        let path = Path::parse(path)?;
+        if mode > MAX_MODE {
+            return Err(Errno::EINVAL);
+        }
+        let slot = self.resolve(path)?;
+        if self.entry(slot).body.kind() == Kind::Symlink {
+            return Err(Errno::EINVAL);
+        }
+        let a = self.attrs_of(slot);
+        self.set_attrs(slot, Attrs { mode, ..a });
+        Ok(())
+    }
+
+    fn chown(&mut self, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
+        let path = Path::parse(path)?;
+        if uid == NO_ID || gid == NO_ID {
+            return Err(Errno::EINVAL);
+        }
+        let slot = self.resolve(path)?;
+        let a = self.attrs_of(slot);
+        self.set_attrs(slot, Attrs { uid, gid, ..a });
+        Ok(())
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {

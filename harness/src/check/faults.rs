@@ -57,11 +57,22 @@ pub enum Fault {
     /// past the first child) starts one entry late: an off-by-one in a large-directory fast
     /// path. The entry it skips is never returned to that scan.
     LargeDirResumeSkipsOne,
+    /// `read_at` never continues from the handle's snapshot: every read takes a fresh one,
+    /// so `cat` with a small buffer can see two renderings (SPEC §11's torn read).
+    ReadAtRerenders,
+    /// `read_at` of 0 bytes takes a snapshot and moves the position anyway (seq_file returns
+    /// before it touches the buffer).
+    ReadAtZeroLenSnapshots,
+    /// `source_add` of an item already there answers `EEXIST` after moving the item to the
+    /// end and invalidating the cache: a failed op that changed the source.
+    FailedSourceAddReinserts,
+    /// `chown` stores the group as the user and the user as the group.
+    ChownSwapsIds,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Fault; 9] = [
+    pub const ALL: [Fault; 13] = [
         Fault::ReaddirResumesByIndex,
         Fault::NlinkNotUpdatedByRemoveSubtree,
         Fault::DuplicateRowAccepted,
@@ -71,6 +82,10 @@ impl Fault {
         Fault::FailedCreateReplaces,
         Fault::DirSizeIsU8,
         Fault::LargeDirResumeSkipsOne,
+        Fault::ReadAtRerenders,
+        Fault::ReadAtZeroLenSnapshots,
+        Fault::FailedSourceAddReinserts,
+        Fault::ChownSwapsIds,
     ];
 
     /// The kebab-case name the `pdtree` command takes (`--fault NAME`).
@@ -91,6 +106,10 @@ impl Fault {
             Fault::FailedCreateReplaces => "failed-create-replaces",
             Fault::DirSizeIsU8 => "dir-size-is-u8",
             Fault::LargeDirResumeSkipsOne => "large-dir-resume-skips-one",
+            Fault::ReadAtRerenders => "read-at-rerenders",
+            Fault::ReadAtZeroLenSnapshots => "read-at-zero-len-snapshots",
+            Fault::FailedSourceAddReinserts => "failed-source-add-reinserts",
+            Fault::ChownSwapsIds => "chown-swaps-ids",
         }
     }
 
@@ -114,6 +133,8 @@ pub struct Faulty<T> {
     leaked: u64,
     /// ListingCacheKeptOnRemoval: cached rendering per handle, tagged with `creations`.
     listing_cache: BTreeMap<HandleId, (u64, Vec<u8>)>,
+    /// Successful creations, and the other content changes that are not removals (writes,
+    /// source changes): the only events that invalidate ListingCacheKeptOnRemoval's cache.
     creations: u64,
 }
 
@@ -208,6 +229,29 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
 
     fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
         let r = self.inner.listing(path);
+        self.created(r)
+    }
+
+    fn generated(&mut self, path: &[u8], source: &[u8]) -> Result<Ino, Errno> {
+        let r = self.inner.generated(path, source);
+        self.created(r)
+    }
+
+    fn source_add(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
+        let r = self.inner.source_add(source, item);
+        let r = self.created(r);
+        if r == Err(Errno::EEXIST)
+            && self.fault == Fault::FailedSourceAddReinserts
+            && self.inner.source_remove(source, item).is_ok()
+        {
+            // The caller is still told EEXIST.
+            let _ = self.inner.source_add(source, item);
+        }
+        r
+    }
+
+    fn source_remove(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
+        let r = self.inner.source_remove(source, item);
         self.created(r)
     }
 
@@ -317,7 +361,8 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
         if self.fault != Fault::ListingCacheKeptOnRemoval {
             return Ok(fresh);
         }
-        // Only listings change between reads; files and symlinks are static.
+        // Listings change with creations and removals; the other content changes (writes,
+        // sources) count as creations, so only a removal leaves a stale rendering.
         match self.listing_cache.get(&handle) {
             Some((tag, text)) if *tag == self.creations => Ok(text.clone()),
             _ => {
@@ -326,6 +371,38 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
                 Ok(fresh)
             }
         }
+    }
+
+    fn read_at(&mut self, handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno> {
+        match self.fault {
+            Fault::ReadAtRerenders if len > 0 && offset > 0 => {
+                // A read at 0 takes a fresh snapshot; the read that follows, continuing or
+                // not, reads from it or from a fresher one.
+                self.inner.read_at(handle, 0, 1)?;
+                self.inner.read_at(handle, offset, len)
+            }
+            Fault::ReadAtZeroLenSnapshots if len == 0 => {
+                self.inner.read_at(handle, offset, 1)?;
+                Ok(Vec::new())
+            }
+            _ => self.inner.read_at(handle, offset, len),
+        }
+    }
+
+    fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno> {
+        let r = self.inner.write(handle, content);
+        self.created(r)
+    }
+
+    fn chmod(&mut self, path: &[u8], mode: pdtree::Mode) -> Result<(), Errno> {
+        self.inner.chmod(path, mode)
+    }
+
+    fn chown(&mut self, path: &[u8], uid: pdtree::Id, gid: pdtree::Id) -> Result<(), Errno> {
+        if self.fault == Fault::ChownSwapsIds {
+            return self.inner.chown(path, gid, uid);
+        }
+        self.inner.chown(path, uid, gid)
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {

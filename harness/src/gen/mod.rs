@@ -66,6 +66,18 @@ const ROW_EXTRA: [&[u8]; 2] = [b"mtu", b"forwarding"];
 /// others make names of their own family.
 const BULK_PREFIXES: [&[u8]; 3] = [b"eth", b"if", b"n"];
 
+/// Source names: few, so generated files, rows and `source_*` ops meet the same sources.
+const SOURCE_POOL: [&[u8]; 3] = [b"filesystems", b"dev", b"s"];
+
+/// Items: few, so `source_add` meets `EEXIST` and `source_remove` finds what was added.
+const ITEM_POOL: [&[u8]; 5] = [b"nodev\tsysfs", b"\text4", b"nodev\tproc", b"eth0", b"x"];
+
+/// Modes: the common ones, 0 and a full one.
+const MODE_POOL: [u32; 6] = [0o644, 0o444, 0o600, 0o755, 0o000, 0o777];
+
+/// Owner ids: root, a user, a container's mapped root, nobody.
+const ID_POOL: [u32; 4] = [0, 1000, 100_000, 65_534];
+
 /// The largest bulk count the generator makes.
 pub const MAX_BULK_GENERATED: usize = 300;
 
@@ -367,14 +379,14 @@ impl<'a> Generator<'a> {
                 let j = self.int(0, names.len() as u64 - 1) as usize;
                 names.remove(j).to_vec()
             };
-            let kind = if self.chance(1, 4) {
-                RowKind::Dir
-            } else if n > 8 {
-                RowKind::File(Vec::new()) // an oversized table: keep it small in bytes
-            } else {
-                RowKind::File(self.content())
+            let kind = match self.int(0, 11) {
+                0..=2 => RowKind::Dir,
+                _ if n > 8 => RowKind::File(Vec::new()), // an oversized table: keep it small
+                3 | 4 => RowKind::Gen(self.source_name()),
+                _ => RowKind::File(self.content()),
             };
-            rows.push(Row { name, kind });
+            let mode = self.chance(1, 4).then(|| self.mode());
+            rows.push(Row { name, kind, mode });
         }
         rows
     }
@@ -489,7 +501,105 @@ impl<'a> Generator<'a> {
                 prefix: self.prefix(),
                 count: self.bulk_count(),
             },
+            _ => self.part_two_op(kind),
         }
+    }
+
+    /// One op of a SPEC Part II kind (§11–§13), its fields drawn in script order.
+    fn part_two_op(&mut self, kind: OpKind) -> Op {
+        match kind {
+            OpKind::Generated => Op::Generated {
+                path: self.new_path(),
+                source: self.source_name(),
+            },
+            OpKind::SourceAdd => Op::SourceAdd {
+                source: self.source_name(),
+                item: self.item(),
+            },
+            OpKind::SourceRemove => Op::SourceRemove {
+                source: self.source_name(),
+                item: self.item(),
+            },
+            OpKind::ReadAt => {
+                let slot = self.handle_slot();
+                Op::ReadAt {
+                    slot,
+                    offset: self.offset(slot),
+                    len: self.read_len(),
+                }
+            }
+            OpKind::Write => Op::Write {
+                slot: self.handle_slot(),
+                content: self.content(),
+            },
+            OpKind::Chmod => Op::Chmod {
+                path: self.existing_path(None),
+                mode: self.mode(),
+            },
+            OpKind::Chown => Op::Chown {
+                path: self.existing_path(None),
+                uid: self.id(),
+                gid: self.id(),
+            },
+            _ => unreachable!("op_of handles {kind:?}"),
+        }
+    }
+
+    /// A source name: from [`SOURCE_POOL`], rarely an edge name.
+    fn source_name(&mut self) -> Vec<u8> {
+        if self.chance(1, 30) {
+            return self.edge_name();
+        }
+        SOURCE_POOL[self.int(0, SOURCE_POOL.len() as u64 - 1) as usize].to_vec()
+    }
+
+    /// An item: from [`ITEM_POOL`], rarely empty, with a newline or NUL, or near the limit.
+    fn item(&mut self) -> Vec<u8> {
+        match self.int(0, 39) {
+            0 => Vec::new(),
+            1 => b"a\nb".to_vec(),
+            2 => b"a\0b".to_vec(),
+            3 => vec![b'i'; self.limits.max_content.saturating_sub(1).clamp(1, 1 << 17)],
+            _ => ITEM_POOL[self.int(0, ITEM_POOL.len() as u64 - 1) as usize].to_vec(),
+        }
+    }
+
+    /// A read offset: mostly 0 or where the slot's last read ended (to continue), else small
+    /// or huge.
+    fn offset(&mut self, slot: Slot) -> u64 {
+        match self.int(0, 19) {
+            0..=5 => 0,
+            6..=13 => self.model.read_pos.get(&slot).copied().unwrap_or(0),
+            14..=18 => self.int(1, 16),
+            _ => u64::MAX - self.int(0, 1),
+        }
+    }
+
+    /// A read length: mostly a few bytes (a `cat` with a small buffer), sometimes 0 or all.
+    fn read_len(&mut self) -> u64 {
+        match self.int(0, 19) {
+            0 | 1 => 0,
+            2..=14 => self.int(1, 8),
+            15 | 16 => 64,
+            _ => u64::MAX,
+        }
+    }
+
+    /// A mode: from [`MODE_POOL`], rarely over 0o777.
+    fn mode(&mut self) -> u32 {
+        match self.int(0, 29) {
+            0 => 0o1000,
+            1 => u32::MAX,
+            _ => MODE_POOL[self.int(0, MODE_POOL.len() as u64 - 1) as usize],
+        }
+    }
+
+    /// An owner id: from [`ID_POOL`], rarely 4,294,967,295 (chown's "unchanged").
+    fn id(&mut self) -> u32 {
+        if self.chance(1, 30) {
+            return pdtree::NO_ID;
+        }
+        ID_POOL[self.int(0, ID_POOL.len() as u64 - 1) as usize]
     }
 
     /// A bulk op's name prefix: mostly from [`BULK_PREFIXES`], rarely an edge name.

@@ -1,7 +1,7 @@
 //! What the generator knows about the reference's state, learnt from the outcomes it was
 //! shown: known paths, inode numbers, headers and live slots.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use pdtree::{Errno, HeaderId, Ino, Kind, Row, RowKind, ROOT_INO};
 
@@ -28,6 +28,8 @@ pub(crate) struct Model {
     pub(crate) open_slots: BTreeSet<Slot>,
     /// Cursor slots that were opened.
     pub(crate) cursor_slots: BTreeSet<Slot>,
+    /// Where each handle slot's last read ended, so a `read_at` can continue there.
+    pub(crate) read_pos: BTreeMap<Slot, u64>,
 }
 
 /// `/`-prefixed form of a (valid) path; the root is `/`.
@@ -75,7 +77,10 @@ impl Model {
         match (op, out) {
             (Op::Mkdir { path }, Outcome::Ino(n)) => self.created(path, *n, true),
             (
-                Op::Create { path, .. } | Op::Symlink { path, .. } | Op::Listing { path },
+                Op::Create { path, .. }
+                | Op::Symlink { path, .. }
+                | Op::Listing { path }
+                | Op::Generated { path, .. },
                 Outcome::Ino(n),
             ) => self.created(path, *n, false),
             (Op::Register { dir, rows }, Outcome::Header(h)) => self.registered(dir, rows, *h),
@@ -94,6 +99,16 @@ impl Model {
             (Op::RemoveSubtree { path }, Outcome::Removed(_)) => self.forget(path, true),
             (Op::Open { slot, .. }, Outcome::Handle(_)) => {
                 self.open_slots.insert(*slot);
+                self.read_pos.insert(*slot, 0);
+            }
+            (Op::Read { slot }, Outcome::Read(b)) => {
+                self.read_pos.insert(*slot, b.len() as u64);
+            }
+            (Op::ReadAt { slot, offset, len }, Outcome::Read(b)) if *len > 0 => {
+                self.read_pos.insert(*slot, offset + b.len() as u64);
+            }
+            (Op::Write { slot, .. }, Outcome::Unit) => {
+                self.read_pos.insert(*slot, 0);
             }
             (Op::Close { slot }, Outcome::Unit) => {
                 self.open_slots.remove(slot);
@@ -132,7 +147,7 @@ impl Model {
             let p = join(&d, &r.name);
             match r.kind {
                 RowKind::Dir => self.dirs.insert(p),
-                RowKind::File(_) => self.files.insert(p),
+                RowKind::File(_) | RowKind::Gen(_) => self.files.insert(p),
             };
         }
         let names = rows.iter().map(|r| r.name.clone()).collect();

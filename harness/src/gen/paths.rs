@@ -118,6 +118,7 @@ fn name_ops(data: &[u8]) -> Vec<Op> {
             } else {
                 RowKind::Dir
             },
+            mode: None,
         })
         .collect();
     ops.push(Op::Register {

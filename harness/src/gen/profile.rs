@@ -2,7 +2,8 @@
 //!
 //! The full profile is the whole SPEC (core and the oracle). `posix-linux` is what a real
 //! directory supports through syscalls (mkdir, create, symlink, remove, stat, lookup,
-//! readdir, open/read/close): no tables, listings or permanent entries, and no symlink target
+//! readdir, open/read/close): no tables, listings, permanent entries, sources, seq_file
+//! reads, writes, modes or owners, and no symlink target
 //! holding a NUL byte or longer than 4095 bytes (the kernel stores targets as C strings of at
 //! most PATH_MAX bytes). A target without its own
 //! dump and invariant check is compared through what it shows (see `crate::target`).
@@ -54,6 +55,13 @@ impl Profile {
             OpKind::Register,
             OpKind::Unregister,
             OpKind::MarkPermanent,
+            OpKind::Generated,
+            OpKind::SourceAdd,
+            OpKind::SourceRemove,
+            OpKind::ReadAt,
+            OpKind::Write,
+            OpKind::Chmod,
+            OpKind::Chown,
         ],
         nul_free_targets: true,
         max_symlink_target: Some(4095),
@@ -80,6 +88,13 @@ impl Profile {
             OpKind::Unregister,
             OpKind::MarkPermanent,
             OpKind::Symlink,
+            OpKind::Generated,
+            OpKind::SourceAdd,
+            OpKind::SourceRemove,
+            OpKind::ReadAt,
+            OpKind::Write,
+            OpKind::Chmod,
+            OpKind::Chown,
         ],
         nul_free_targets: false,
         max_symlink_target: None,

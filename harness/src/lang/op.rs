@@ -43,7 +43,7 @@
 
 use std::fmt;
 
-use pdtree::{HeaderId, Ino, Row, RowKind};
+use pdtree::{HeaderId, Id, Ino, Mode, Row, RowKind};
 
 use crate::lang::script::quote;
 
@@ -83,6 +83,16 @@ pub enum Role {
     Slot,
     /// How many entries a bulk op makes (at most [`MAX_BULK`]).
     Count,
+    /// A source's name (SPEC §11): its own flat namespace, not a path.
+    Source,
+    /// A byte offset into a handle's content.
+    Offset,
+    /// A byte count to read.
+    Len,
+    /// Permission bits (printed in octal with a leading 0).
+    Mode,
+    /// A user or group id.
+    Id,
 }
 
 /// One field of an op, borrowed, tagged with its [`Role`].
@@ -100,6 +110,11 @@ pub enum Field<'a> {
     PageSize(usize),
     Slot(Slot),
     Count(usize),
+    Source(&'a [u8]),
+    Offset(u64),
+    Len(u64),
+    Mode(Mode),
+    Id(Id),
 }
 
 impl Field<'_> {
@@ -117,6 +132,11 @@ impl Field<'_> {
             Field::PageSize(_) => Role::PageSize,
             Field::Slot(_) => Role::Slot,
             Field::Count(_) => Role::Count,
+            Field::Source(_) => Role::Source,
+            Field::Offset(_) => Role::Offset,
+            Field::Len(_) => Role::Len,
+            Field::Mode(_) => Role::Mode,
+            Field::Id(_) => Role::Id,
         }
     }
 }
@@ -136,6 +156,11 @@ pub enum FieldMut<'a> {
     PageSize(&'a mut usize),
     Slot(&'a mut Slot),
     Count(&'a mut usize),
+    Source(&'a mut Vec<u8>),
+    Offset(&'a mut u64),
+    Len(&'a mut u64),
+    Mode(&'a mut Mode),
+    Id(&'a mut Id),
 }
 
 /// The Rust type of a field with a given role.
@@ -151,6 +176,11 @@ macro_rules! role_type {
     (PageSize) => { usize };
     (Slot) => { Slot };
     (Count) => { usize };
+    (Source) => { Vec<u8> };
+    (Offset) => { u64 };
+    (Len) => { u64 };
+    (Mode) => { Mode };
+    (Id) => { Id };
 }
 
 /// The op table: each line defines one [`Op`] variant, its [`OpKind`], its script keyword,
@@ -302,6 +332,13 @@ impl AsField<'_> for usize {
     }
 }
 
+impl AsField<'_> for u32 {
+    type Out = u32;
+    fn as_field(&self) -> u32 {
+        *self
+    }
+}
+
 impl AsField<'_> for u8 {
     type Out = u8;
     fn as_field(&self) -> u8 {
@@ -394,6 +431,22 @@ op_table! {
         /// The handle slot.
         slot: Slot,
     },
+    /// `read_at SLOT OFFSET LEN` — a seq_file read through the handle in a slot.
+    ReadAt = "read_at", mutates: true {
+        /// The handle slot.
+        slot: Slot,
+        /// Where to read.
+        offset: Offset,
+        /// How many bytes at most.
+        len: Len,
+    },
+    /// `write SLOT DATA` — replace the content of the File behind a handle.
+    Write = "write", mutates: true {
+        /// The handle slot.
+        slot: Slot,
+        /// The new content.
+        content: Data,
+    },
     /// `close SLOT` — close the handle in a slot (the slot keeps the closed id).
     Close = "close", mutates: true {
         /// The handle slot.
@@ -431,6 +484,43 @@ op_table! {
     Check = "check", mutates: false,
     /// `dump` — the canonical dump.
     Dump = "dump", mutates: false,
+    /// `generated PATH SRC` — create a file rendering a source.
+    Generated = "generated", mutates: true {
+        /// The new file's path.
+        path: NewPath,
+        /// The source it renders.
+        source: Source,
+    },
+    /// `source_add SRC ITEM` — append an item to a source.
+    SourceAdd = "source_add", mutates: true {
+        /// The source.
+        source: Source,
+        /// The item.
+        item: Data,
+    },
+    /// `source_remove SRC ITEM` — remove an item from a source.
+    SourceRemove = "source_remove", mutates: true {
+        /// The source.
+        source: Source,
+        /// The item.
+        item: Data,
+    },
+    /// `chmod PATH MODE` — set an entry's permission bits (MODE octal, leading 0).
+    Chmod = "chmod", mutates: true {
+        /// The entry.
+        path: Path,
+        /// The new mode.
+        mode: Mode,
+    },
+    /// `chown PATH UID GID` — set an entry's owner.
+    Chown = "chown", mutates: true {
+        /// The entry.
+        path: Path,
+        /// The user id.
+        uid: Id,
+        /// The group id.
+        gid: Id,
+    },
     /// `bulk DIR PREFIX N` — create the empty files `DIR/PREFIX0` … `DIR/PREFIX<N-1>`, in
     /// order, stopping at the first that fails: a large directory from one op. Its outcome
     /// (`ok bulk K` or `ok bulk K then err E`) is never a failure, since the files before the
@@ -495,13 +585,15 @@ impl Op {
         for field in op.fields_mut() {
             match field {
                 FieldMut::Path(p) | FieldMut::NewPath(p) => *p = path(p),
-                FieldMut::Name(n) => *n = name(n),
+                FieldMut::Name(n) | FieldMut::Source(n) => *n = name(n),
                 FieldMut::Data(d) => *d = data(d),
                 FieldMut::Rows(rows) => {
                     for r in rows.iter_mut() {
                         r.name = name(&r.name);
-                        if let RowKind::File(c) = &mut r.kind {
-                            *c = data(c);
+                        match &mut r.kind {
+                            RowKind::File(c) => *c = data(c),
+                            RowKind::Gen(src) => *src = name(src),
+                            RowKind::Dir => {}
                         }
                     }
                 }
@@ -551,11 +643,16 @@ impl fmt::Display for Op {
         for field in self.fields() {
             f.write_str(" ")?;
             match field {
-                Field::Path(b) | Field::NewPath(b) | Field::Name(b) | Field::Data(b) => {
-                    f.write_str(&quote(b))?
-                }
+                Field::Path(b)
+                | Field::NewPath(b)
+                | Field::Name(b)
+                | Field::Data(b)
+                | Field::Source(b) => f.write_str(&quote(b))?,
                 Field::Rows(rows) => write_rows(f, rows)?,
                 Field::Ino(n) | Field::Pos(n) | Field::Header(n) => write!(f, "{n}")?,
+                Field::Offset(n) | Field::Len(n) => write!(f, "{n}")?,
+                Field::Mode(m) => f.write_str(&mode_text(m))?,
+                Field::Id(n) => write!(f, "{n}")?,
                 Field::PageSize(n) | Field::Count(n) => write!(f, "{n}")?,
                 Field::Slot(n) => write!(f, "{n}")?,
             }
@@ -564,7 +661,25 @@ impl fmt::Display for Op {
     }
 }
 
-/// `[f "name" "content", d "name"]`.
+/// A mode as scripts write it: octal with a leading 0, at least four digits (`0644`,
+/// `0000`, `01000`).
+///
+/// ```
+/// use pdtree_harness::lang::op::mode_text;
+/// assert_eq!(mode_text(0o644), "0644");
+/// assert_eq!(mode_text(0), "0000");
+/// assert_eq!(mode_text(0o1000), "01000");
+/// ```
+pub fn mode_text(mode: Mode) -> String {
+    if mode < 0o1000 {
+        format!("{mode:04o}")
+    } else {
+        format!("0{mode:o}")
+    }
+}
+
+/// `[f "name" "content", d "name", s "name" "source"]`, each row's mode after it if it
+/// states one.
 fn write_rows(f: &mut fmt::Formatter<'_>, rows: &[Row]) -> fmt::Result {
     f.write_str("[")?;
     for (n, row) in rows.iter().enumerate() {
@@ -574,6 +689,10 @@ fn write_rows(f: &mut fmt::Formatter<'_>, rows: &[Row]) -> fmt::Result {
         match &row.kind {
             RowKind::File(c) => write!(f, "f {} {}", quote(&row.name), quote(c))?,
             RowKind::Dir => write!(f, "d {}", quote(&row.name))?,
+            RowKind::Gen(src) => write!(f, "s {} {}", quote(&row.name), quote(src))?,
+        }
+        if let Some(m) = row.mode {
+            write!(f, " {}", mode_text(m))?;
         }
     }
     f.write_str("]")

@@ -8,7 +8,10 @@
 //! | `mkdir` `create` `symlink` `listing` | `ok 5` (the inode) | `err ENOENT` |
 //! | `register` | `ok header 2` | `err …` |
 //! | `unregister` `remove` `mark_permanent` `close` `seek` `rewind` | `ok` | `err …` |
-//! | `stat` `lookup_at` | `ok stat ino=3 kind=file nlink=1 size=5 owner=explicit perm=0 open=0` | `err …` |
+//! | `stat` `lookup_at` | `ok stat ino=3 kind=file nlink=1 size=5 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0` | `err …` |
+//! | `read_at` | `ok read "bytes"` | `err …` |
+//! | `write` `source_add` `source_remove` `chmod` `chown` | `ok` | `err …` |
+//! | `generated` | `ok 5` (the inode) | `err …` |
 //! | `readdir` `readpage` | `ok page next=7 [2 d "a", 5 f "b"]` (`ok page next=7 []` if empty) | `err …` |
 //! | `remove_subtree` | `ok removed 4` | `err …` |
 //! | `open` | `ok handle 3` | `err …` |
@@ -133,11 +136,14 @@ impl fmt::Display for Outcome {
             Outcome::Unit => f.write_str("ok"),
             Outcome::Stat(s) => write!(
                 f,
-                "ok stat ino={} kind={} nlink={} size={} owner={} perm={} open={}",
+                "ok stat ino={} kind={} nlink={} size={} mode={:04o} uid={} gid={} owner={} perm={} open={}",
                 s.ino,
                 s.kind.word(),
                 s.nlink,
                 s.size,
+                s.mode,
+                s.uid,
+                s.gid,
                 s.owner,
                 u8::from(s.permanent),
                 s.open_refs
@@ -337,6 +343,19 @@ impl<T: PseudoFs> Runner<T> {
             },
             Op::Read { slot } => o(t.read(self.handles[s(slot)]), Outcome::Read),
             Op::Close { slot } => o(t.close(self.handles[s(slot)]), |()| Outcome::Unit),
+            Op::ReadAt { slot, offset, len } => {
+                o(t.read_at(self.handles[s(slot)], *offset, *len), Outcome::Read)
+            }
+            Op::Write { slot, content } => {
+                o(t.write(self.handles[s(slot)], content), |()| Outcome::Unit)
+            }
+            Op::Generated { path, source } => o(t.generated(path, source), Outcome::Ino),
+            Op::SourceAdd { source, item } => o(t.source_add(source, item), |()| Outcome::Unit),
+            Op::SourceRemove { source, item } => {
+                o(t.source_remove(source, item), |()| Outcome::Unit)
+            }
+            Op::Chmod { path, mode } => o(t.chmod(path, *mode), |()| Outcome::Unit),
+            Op::Chown { path, uid, gid } => o(t.chown(path, *uid, *gid), |()| Outcome::Unit),
             Op::Stats => Outcome::Stats(t.stats()),
             Op::OpenDir { slot, path } => match t.stat(path) {
                 Ok(st) => {
@@ -434,13 +453,16 @@ mod tests {
             kind: Kind::File,
             nlink: 1,
             size: 5,
+            mode: 0o444,
+            uid: 0,
+            gid: 0,
             owner: Owner::Header(2),
             permanent: true,
             open_refs: 0,
         };
         assert_eq!(
             Outcome::Stat(st).to_string(),
-            "ok stat ino=3 kind=file nlink=1 size=5 owner=header:2 perm=1 open=0"
+            "ok stat ino=3 kind=file nlink=1 size=5 mode=0444 uid=0 gid=0 owner=header:2 perm=1 open=0"
         );
         let page = ReadDirPage {
             entries: vec![

@@ -18,7 +18,13 @@
 //!           | "open" SLOT STR    | "read" SLOT        | "close" SLOT      | "stats"
 //!           | "opendir" SLOT STR | "readpage" SLOT NUMBER | "seek" SLOT NUMBER | "rewind" SLOT
 //!           | "check"            | "dump"             | "bulk" STR STR COUNT
-//! row       = "f" STR STR | "d" STR                        (file name+content, dir name)
+//!           | "read_at" SLOT NUMBER NUMBER | "write" SLOT STR | "generated" STR STR
+//!           | "source_add" STR STR | "source_remove" STR STR
+//!           | "chmod" STR MODE   | "chown" STR ID ID
+//! row       = ( "f" STR STR | "d" STR | "s" STR STR ) [ MODE ]
+//!                                          (file name+content, dir name, name+source)
+//! MODE      = "0" octal digits, fitting u32 (0644, 0000, 01000)
+//! ID        = NUMBER fitting u32
 //! NUMBER    = decimal digits, fitting u64 (usize for page sizes)
 //! SLOT      = NUMBER in 0..=15
 //! COUNT     = NUMBER in 0..=100000
@@ -58,7 +64,7 @@
 
 use std::fmt;
 
-use pdtree::{Limits, Row, RowKind};
+use pdtree::{Id, Limits, Mode, Row, RowKind};
 
 use crate::lang::op::{FieldMut, Op, OpKind, Slot, MAX_BULK, MAX_SLOT};
 
@@ -410,6 +416,40 @@ impl<'a> Cursor<'a> {
         Ok(n)
     }
 
+    /// Octal digits with a leading `0` (`0644`), fitting 32 bits.
+    fn mode(&mut self) -> Result<Mode, ParseError> {
+        let start = self.pos;
+        let digits = self.word();
+        let octal = digits.len() > 1
+            && digits[0] == b'0'
+            && digits.iter().all(|b| (b'0'..=b'7').contains(b));
+        if !octal {
+            self.pos = start;
+            return Err(self.expected("a mode (octal with a leading 0, as 0644)"));
+        }
+        let text = std::str::from_utf8(digits).expect("octal digits are ASCII");
+        Mode::from_str_radix(text, 8)
+            .map_err(|_| self.err_col(start, "the mode does not fit in 32 bits".to_string()))
+    }
+
+    /// A user or group id: a decimal number fitting 32 bits.
+    fn id(&mut self) -> Result<Id, ParseError> {
+        let start = self.pos;
+        let n = self.number("an id")?;
+        Id::try_from(n).map_err(|_| self.err_col(start, format!("id {n} does not fit in 32 bits")))
+    }
+
+    /// A row's optional mode: after a blank, a token starting with `0`.
+    fn row_mode(&mut self) -> Result<Option<Mode>, ParseError> {
+        let at = self.pos;
+        self.skip_ws();
+        if self.peek() == Some(b'0') {
+            return self.mode().map(Some);
+        }
+        self.pos = at;
+        Ok(None)
+    }
+
     fn slot(&mut self) -> Result<Slot, ParseError> {
         let start = self.pos;
         let n = self.number("a slot number")?;
@@ -553,9 +593,15 @@ impl<'a> Cursor<'a> {
 
     fn field(&mut self, field: FieldMut<'_>) -> Result<(), ParseError> {
         match field {
-            FieldMut::Path(b) | FieldMut::NewPath(b) | FieldMut::Name(b) | FieldMut::Data(b) => {
-                *b = self.string()?
-            }
+            FieldMut::Path(b)
+            | FieldMut::NewPath(b)
+            | FieldMut::Name(b)
+            | FieldMut::Data(b)
+            | FieldMut::Source(b) => *b = self.string()?,
+            FieldMut::Offset(n) => *n = self.number("an offset")?,
+            FieldMut::Len(n) => *n = self.number("a length")?,
+            FieldMut::Mode(m) => *m = self.mode()?,
+            FieldMut::Id(n) => *n = self.id()?,
             FieldMut::Rows(rows) => *rows = self.rows()?,
             FieldMut::Ino(n) => *n = self.number("an inode number")?,
             FieldMut::Pos(n) => *n = self.number("a position")?,
@@ -583,24 +629,19 @@ impl<'a> Cursor<'a> {
             self.skip_ws();
             let at = self.pos;
             let kind = self.word();
-            let row = match kind {
-                b"f" => {
-                    let name = self.arg_string()?;
-                    Row {
-                        name,
-                        kind: RowKind::File(self.arg_string()?),
-                    }
-                }
-                b"d" => Row {
-                    name: self.arg_string()?,
-                    kind: RowKind::Dir,
-                },
+            let (name, kind) = match kind {
+                b"f" => (self.arg_string()?, RowKind::File(self.arg_string()?)),
+                b"d" => (self.arg_string()?, RowKind::Dir),
+                b"s" => (self.arg_string()?, RowKind::Gen(self.arg_string()?)),
                 _ => {
                     self.pos = at;
-                    return Err(self.expected("a row (`f NAME CONTENT` or `d NAME`)"));
+                    return Err(self.expected(
+                        "a row (`f NAME CONTENT`, `d NAME` or `s NAME SOURCE`, then an optional MODE)",
+                    ));
                 }
             };
-            rows.push(row);
+            let mode = self.row_mode()?;
+            rows.push(Row { name, kind, mode });
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -647,7 +688,7 @@ mod tests {
             ("read 16", "line 1, column 6: slot 16 is out of range 0..=15"),
             ("unregister 99999999999999999999", "line 1, column 12: a header id does not fit in 64 bits"),
             ("register \"a\" [f \"x\" \"1\" d \"y\"]", "line 1, column 25: expected `,` or `]`, found `d`"),
-            ("register \"a\" [x]", "line 1, column 15: expected a row (`f NAME CONTENT` or `d NAME`), found `x`"),
+            ("register \"a\" [x]", "line 1, column 15: expected a row (`f NAME CONTENT`, `d NAME` or `s NAME SOURCE`, then an optional MODE), found `x`"),
             ("mkdir\"a\"", "line 1, column 6: expected a blank, found a string"),
             ("stat \"\x01\"", "line 1, column 7: expected a printable byte or an escape in a string, found byte 0x01"),
             ("mkdir \"a\"\nlimits max_entries=3", "line 2, column 1: `limits` must be the first statement and appear once"),

@@ -86,7 +86,7 @@ pub fn simpler_variants(op: &Op) -> Vec<Op> {
 }
 
 /// The op as a simpler kind, simplest first: a creation or table as `mkdir` (a file as
-/// `create` first), `remove_subtree` as `remove`.
+/// `create` first), `remove_subtree` as `remove`, `read_at` as `read`.
 pub(crate) fn simpler_kinds(op: &Op) -> Vec<Op> {
     let mkdir = |path: &[u8]| Op::Mkdir {
         path: path.to_vec(),
@@ -98,7 +98,8 @@ pub(crate) fn simpler_kinds(op: &Op) -> Vec<Op> {
     match op {
         Op::Create { path, .. } => vec![mkdir(path)],
         Op::Symlink { path, target } => vec![mkdir(path), create(path, target)],
-        Op::Listing { path } => vec![mkdir(path), create(path, b"")],
+        Op::Listing { path } | Op::Generated { path, .. } => vec![mkdir(path), create(path, b"")],
+        Op::ReadAt { slot, .. } => vec![Op::Read { slot: *slot }],
         Op::Register { dir, .. } => vec![mkdir(dir)],
         Op::RemoveSubtree { path } => vec![Op::Remove { path: path.clone() }],
         _ => Vec::new(),
@@ -117,10 +118,16 @@ impl Value {
         match (self, field) {
             (
                 Value::Bytes(v),
-                FieldMut::Path(b) | FieldMut::NewPath(b) | FieldMut::Name(b) | FieldMut::Data(b),
+                FieldMut::Path(b)
+                | FieldMut::NewPath(b)
+                | FieldMut::Name(b)
+                | FieldMut::Data(b)
+                | FieldMut::Source(b),
             ) => *b = v,
             (Value::Rows(v), FieldMut::Rows(r)) => *r = v,
             (Value::Num(n), FieldMut::Ino(x) | FieldMut::Pos(x) | FieldMut::Header(x)) => *x = n,
+            (Value::Num(n), FieldMut::Offset(x) | FieldMut::Len(x)) => *x = n,
+            (Value::Num(n), FieldMut::Mode(x) | FieldMut::Id(x)) => *x = n as u32,
             (Value::Num(n), FieldMut::PageSize(x) | FieldMut::Count(x)) => *x = n as usize,
             (Value::Num(n), FieldMut::Slot(x)) => *x = n as u8,
             _ => {}
@@ -133,11 +140,13 @@ fn simpler_values(field: Field<'_>) -> Vec<Value> {
     let nums = |v: Vec<u64>| v.into_iter().map(Value::Num).collect();
     match field {
         Field::Path(p) | Field::NewPath(p) => bytes(simpler_path(p)),
-        Field::Name(n) => bytes(simpler_name(n)),
+        Field::Name(n) | Field::Source(n) => bytes(simpler_name(n)),
         Field::Data(d) => bytes(simpler_bytes(d)),
         Field::Rows(rows) => simpler_rows(rows).into_iter().map(Value::Rows).collect(),
         Field::Ino(n) | Field::Pos(n) | Field::Header(n) => nums(simpler_num(n)),
         Field::PageSize(n) | Field::Count(n) => nums(simpler_num(n as u64)),
+        Field::Offset(n) | Field::Len(n) => nums(simpler_num(n)),
+        Field::Mode(n) | Field::Id(n) => nums(simpler_num(u64::from(n))),
         Field::Slot(s) if s != 0 => vec![Value::Num(0)],
         Field::Slot(_) => Vec::new(),
     }
@@ -167,20 +176,25 @@ fn simpler_rows(rows: &[Row]) -> Vec<Vec<Row>> {
     out
 }
 
+/// Simpler rows: no mode, then a simpler name, then simpler content or source.
 fn simpler_row(row: &Row) -> Vec<Row> {
-    let mut out: Vec<Row> = simpler_name(&row.name)
-        .into_iter()
-        .map(|name| Row {
-            name,
-            kind: row.kind.clone(),
-        })
-        .collect();
-    if let RowKind::File(c) = &row.kind {
-        out.extend(simpler_bytes(c).into_iter().map(|c| Row {
-            name: row.name.clone(),
-            kind: RowKind::File(c),
-        }));
+    let mut out: Vec<Row> = Vec::new();
+    if row.mode.is_some() {
+        out.push(Row {
+            mode: None,
+            ..row.clone()
+        });
     }
+    out.extend(simpler_name(&row.name).into_iter().map(|name| Row {
+        name,
+        ..row.clone()
+    }));
+    let kinds: Vec<RowKind> = match &row.kind {
+        RowKind::File(c) => simpler_bytes(c).into_iter().map(RowKind::File).collect(),
+        RowKind::Gen(src) => simpler_name(src).into_iter().map(RowKind::Gen).collect(),
+        RowKind::Dir => Vec::new(),
+    };
+    out.extend(kinds.into_iter().map(|kind| Row { kind, ..row.clone() }));
     out
 }
 

@@ -9,7 +9,10 @@
 //! - **nlink and directory sizes** are counted from `list` (2 + child directories; the number
 //!   of children); file and symlink sizes are the tree's.
 //! - **Handles** are the adapter's: `open` checks the entry and remembers it; `read` reads the
-//!   entry's content from the tree now, or answers `ENOENT` once the adapter removed it.
+//!   entry's content from the tree now, or answers `ENOENT` once the adapter removed it. A
+//!   handle's `pos` and `snap` are those of its last `read` (the bytes it returned).
+//! - **Modes and owners**: stat reports the SPEC's default mode for the kind and 0/0 (a
+//!   partial tree has neither; the profile generates no chmod or chown).
 //! - **Path syntax and limits** the tree forbids are refused by the adapter itself. When the
 //!   entry limit is reached, the adapter first asks the tree the checks that come before it
 //!   in the SPEC's order (existence, the parent), so the error is the one the SPEC gives.
@@ -28,7 +31,7 @@ use pdtree::{
 };
 
 use super::inodes::Inodes;
-use super::syntax::{check_name, components, entry_line, tail_lines};
+use super::syntax::{check_name, components, entry_line, tail_lines, Reads};
 
 /// What [`PosixTree::lstat`] reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,8 +70,8 @@ pub struct Partial<T> {
     limits: Limits,
     /// Mapped inode of each reachable entry, by absolute path.
     inodes: Inodes,
-    /// Open handles: the mapped inode each refers to.
-    handles: BTreeMap<HandleId, Ino>,
+    /// Open handles: the mapped inode each refers to, and its reads.
+    handles: BTreeMap<HandleId, (Ino, Reads)>,
     next_handle: HandleId,
 }
 
@@ -134,7 +137,7 @@ impl<T: PosixTree> Partial<T> {
 
     /// The entry limit, with the SPEC's earlier checks asked first when it is reached.
     fn check_room(&self, comps: &[&[u8]]) -> Result<(), Errno> {
-        let held = self.handles.values().copied();
+        let held = self.handles.values().map(|h| h.0);
         if self.inodes.stats(held).allocated < self.limits.max_entries {
             return Ok(());
         }
@@ -194,9 +197,12 @@ impl<T: PosixTree> Partial<T> {
             kind: st.kind,
             nlink,
             size,
+            mode: st.kind.default_mode(),
+            uid: 0,
+            gid: 0,
             owner: Owner::Explicit,
             permanent: ino == ROOT_INO,
-            open_refs: self.handles.values().filter(|&&h| h == ino).count() as u64,
+            open_refs: self.handles.values().filter(|h| h.0 == ino).count() as u64,
         })
     }
 
@@ -358,14 +364,45 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         }
         let id = self.next_handle;
         self.next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
-        self.handles.insert(id, st.ino);
+        self.handles.insert(id, (st.ino, Reads::default()));
         Ok(id)
     }
 
     fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
-        let ino = *self.handles.get(&handle).ok_or(Errno::EBADF)?;
+        let ino = self.handles.get(&handle).ok_or(Errno::EBADF)?.0;
         let abs = self.inodes.path(ino).ok_or(Errno::ENOENT)?;
-        self.tree.read(abs)
+        let bytes = self.tree.read(abs)?;
+        let h = self.handles.get_mut(&handle).expect("checked handle");
+        h.1.whole(&bytes);
+        Ok(bytes)
+    }
+
+    fn read_at(&mut self, _handle: HandleId, _offset: u64, _len: u64) -> Result<Vec<u8>, Errno> {
+        unimplemented!("seq_file reads are not in a partial tree's profile")
+    }
+
+    fn write(&mut self, _handle: HandleId, _content: &[u8]) -> Result<(), Errno> {
+        unimplemented!("writes are not in a partial tree's profile")
+    }
+
+    fn generated(&mut self, _path: &[u8], _source: &[u8]) -> Result<Ino, Errno> {
+        unimplemented!("sources are not in a partial tree's profile")
+    }
+
+    fn source_add(&mut self, _source: &[u8], _item: &[u8]) -> Result<(), Errno> {
+        unimplemented!("sources are not in a partial tree's profile")
+    }
+
+    fn source_remove(&mut self, _source: &[u8], _item: &[u8]) -> Result<(), Errno> {
+        unimplemented!("sources are not in a partial tree's profile")
+    }
+
+    fn chmod(&mut self, _path: &[u8], _mode: pdtree::Mode) -> Result<(), Errno> {
+        unimplemented!("modes are not in a partial tree's profile")
+    }
+
+    fn chown(&mut self, _path: &[u8], _uid: pdtree::Id, _gid: pdtree::Id) -> Result<(), Errno> {
+        unimplemented!("owners are not in a partial tree's profile")
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
@@ -373,7 +410,7 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
     }
 
     fn stats(&self) -> Stats {
-        self.inodes.stats(self.handles.values().copied())
+        self.inodes.stats(self.handles.values().map(|h| h.0))
     }
 
     fn check_invariants(&self) -> Result<(), InvariantViolation> {
@@ -386,7 +423,7 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         let handles = self
             .handles
             .iter()
-            .map(|(&id, &ino)| (id, ino, !self.inodes.is_live(ino)));
+            .map(|(&id, (ino, reads))| (id, *ino, !self.inodes.is_live(*ino), reads));
         tail_lines(
             &mut out,
             handles,

@@ -35,9 +35,13 @@
 //!   path is `ENOTDIR` (the tree's answer: it is not a directory). `open` of a symlink reads
 //!   its target with readlinkat.
 //! - **Owners and handles**: every entry is `explicit`, only the root (the sandbox) is
-//!   permanent, and `open=` counts the adapter's own open handles.
+//!   permanent, and `open=` counts the adapter's own open handles. A handle's `pos` and
+//!   `snap` are those of its last whole-file `read` (the bytes it returned).
+//! - **Modes and owners**: stat reports the SPEC's default mode for the kind and 0/0: the
+//!   real ones are the umask's and the fuzzing user's, and no profile generates chmod/chown.
 //!
-//! Not supported (the profile never generates them): listings, tables, permanent entries.
+//! Not supported (the profile never generates them): listings, tables, permanent entries,
+//! sources and generated files, `read_at`, `write`, `chmod`, `chown`.
 //! `check_invariants` has nothing to check on its own: the state is compared through
 //! `dump`, a walk of the real tree.
 
@@ -59,7 +63,7 @@ use rustix::io::Errno as Sys;
 
 use super::inodes::Inodes;
 use super::scan::RealScans;
-use super::syntax::{check_name, components, entry_line, tail_lines};
+use super::syntax::{check_name, components, entry_line, tail_lines, Reads};
 use crate::gen::Profile;
 
 /// Bytes per getdents64 call: small, so one scan spans many calls.
@@ -84,6 +88,7 @@ struct Handle {
     ino: Ino,
     /// The open file; `None` for a symlink (read with readlinkat).
     file: Option<OwnedFd>,
+    reads: Reads,
 }
 
 fn join(comps: &[&[u8]]) -> Vec<u8> {
@@ -253,6 +258,11 @@ impl RealDir {
             kind,
             nlink: st.st_nlink,
             size,
+            // Mask: a real entry's mode is its creator's umask's and its owner the fuzzing
+            // user; the profiles generate no chmod or chown, so the SPEC's defaults stand in.
+            mode: kind.default_mode(),
+            uid: 0,
+            gid: 0,
             owner: Owner::Explicit,
             // The sandbox is the tree's root, which is permanent.
             permanent: ino == ROOT_INO,
@@ -531,7 +541,8 @@ impl PseudoFs for RealDir {
         };
         let id = self.next_handle;
         self.next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
-        self.handles.insert(id, Handle { ino: st.ino, file });
+        let reads = Reads::default();
+        self.handles.insert(id, Handle { ino: st.ino, file, reads });
         Ok(id)
     }
 
@@ -545,18 +556,49 @@ impl PseudoFs for RealDir {
             }
             return Err(Errno::ENOENT);
         }
-        match &h.file {
-            Some(fd) => Ok(read_all(fd.as_fd())
-                .unwrap_or_else(|e| panic!("target: reading an open file: {e}"))),
+        let bytes = match &h.file {
+            Some(fd) => read_all(fd.as_fd())
+                .unwrap_or_else(|e| panic!("target: reading an open file: {e}")),
             None => {
                 let comps = self.comps_of(h.ino).expect("reachable");
                 let parts: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
                 let (dir, name) = self.parent(&parts)?;
                 let t =
                     readlinkat(&dir, name, Vec::new()).map_err(|e| tree_errno(e, "readlink"))?;
-                Ok(t.into_bytes())
+                t.into_bytes()
             }
-        }
+        };
+        let h = self.handles.get_mut(&handle).expect("checked handle");
+        h.reads.whole(&bytes);
+        Ok(bytes)
+    }
+
+    fn read_at(&mut self, _handle: HandleId, _offset: u64, _len: u64) -> Result<Vec<u8>, Errno> {
+        unimplemented!("seq_file reads are not in the posix-linux profile")
+    }
+
+    fn write(&mut self, _handle: HandleId, _content: &[u8]) -> Result<(), Errno> {
+        unimplemented!("writes are not in the posix-linux profile")
+    }
+
+    fn generated(&mut self, _path: &[u8], _source: &[u8]) -> Result<Ino, Errno> {
+        unimplemented!("sources are not in the posix-linux profile")
+    }
+
+    fn source_add(&mut self, _source: &[u8], _item: &[u8]) -> Result<(), Errno> {
+        unimplemented!("sources are not in the posix-linux profile")
+    }
+
+    fn source_remove(&mut self, _source: &[u8], _item: &[u8]) -> Result<(), Errno> {
+        unimplemented!("sources are not in the posix-linux profile")
+    }
+
+    fn chmod(&mut self, _path: &[u8], _mode: pdtree::Mode) -> Result<(), Errno> {
+        unimplemented!("modes are not in the posix-linux profile")
+    }
+
+    fn chown(&mut self, _path: &[u8], _uid: pdtree::Id, _gid: pdtree::Id) -> Result<(), Errno> {
+        unimplemented!("owners are not in the posix-linux profile")
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
@@ -581,7 +623,7 @@ impl PseudoFs for RealDir {
         let handles = self
             .handles
             .iter()
-            .map(|(&id, h)| (id, h.ino, !self.inodes.is_live(h.ino)));
+            .map(|(&id, h)| (id, h.ino, !self.inodes.is_live(h.ino), &h.reads));
         tail_lines(
             &mut out,
             handles,

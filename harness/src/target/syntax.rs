@@ -64,11 +64,14 @@ pub(crate) fn entry_line(out: &mut String, components: &[&[u8]], st: &Stat) {
     };
     let _ = write!(
         out,
-        "entry {shown} {} ino={} nlink={} size={} owner=explicit",
+        "entry {shown} {} ino={} nlink={} size={} mode={:04o} uid={} gid={} owner=explicit",
         st.kind.word(),
         st.ino,
         st.nlink,
-        st.size
+        st.size,
+        st.mode,
+        st.uid,
+        st.gid
     );
     if st.kind == Kind::Dir {
         out.push_str(" hrefs=0");
@@ -81,19 +84,50 @@ pub(crate) fn entry_line(out: &mut String, components: &[&[u8]], st: &Stat) {
     );
 }
 
-/// The dump's lines after the entries, for a target with no tables: its handles (id, inode,
-/// removed), the next numbers, and the counters.
-pub(crate) fn tail_lines(
+/// What the dump shows of one handle's reads (SPEC §11). A target read only as a whole file
+/// (`read`) leaves the position at the end and the bytes that read returned as the snapshot.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Reads {
+    pos: u64,
+    snap: Option<Vec<u8>>,
+}
+
+impl Reads {
+    /// After a whole-file read that returned `bytes`.
+    pub(crate) fn whole(&mut self, bytes: &[u8]) {
+        self.pos = bytes.len() as u64;
+        self.snap = Some(bytes.to_vec());
+    }
+
+    /// ` pos=<n> snap=<-|len:fnv>`, FNV-1a 64 as SPEC §14 defines it.
+    fn fields(&self) -> String {
+        match &self.snap {
+            None => format!(" pos={} snap=-", self.pos),
+            Some(b) => {
+                let fnv = b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
+                    (h ^ u64::from(x)).wrapping_mul(0x0100_0000_01b3)
+                });
+                format!(" pos={} snap={}:{fnv:016x}", self.pos, b.len())
+            }
+        }
+    }
+}
+
+/// The dump's lines after the entries, for a target with no tables or sources: its handles
+/// (id, inode, removed, reads), namespace 0, the next numbers, and the counters.
+pub(crate) fn tail_lines<'r>(
     out: &mut String,
-    handles: impl Iterator<Item = (u64, u64, bool)>,
+    handles: impl Iterator<Item = (u64, u64, bool, &'r Reads)>,
     next_ino: u64,
     next_handle: u64,
     stats: &pdtree::Stats,
 ) {
-    for (id, ino, removed) in handles {
-        let _ = writeln!(out, "handle {id} ino={ino} removed={}", u8::from(removed));
+    for (id, ino, removed, reads) in handles {
+        let r = reads.fields();
+        let _ = writeln!(out, "handle {id} ino={ino} removed={}{r}", u8::from(removed));
     }
-    let _ = writeln!(out, "next ino={next_ino} header=1 handle={next_handle}");
+    out.push_str("ns 0 uid=0 gid=0\n");
+    let _ = writeln!(out, "next ino={next_ino} header=1 handle={next_handle} ns=1");
     let _ = writeln!(
         out,
         "stats live={} allocated={} headers=0 handles={}",

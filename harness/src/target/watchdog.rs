@@ -165,6 +165,13 @@ impl<T: PseudoFs> PseudoFs for Watched<T> {
         mut fn mark_permanent(path: &[u8]) -> Result<(), Errno>;
         mut fn open(path: &[u8]) -> Result<HandleId, Errno>;
         mut fn read(handle: HandleId) -> Result<Vec<u8>, Errno>;
+        mut fn read_at(handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno>;
+        mut fn write(handle: HandleId, content: &[u8]) -> Result<(), Errno>;
+        mut fn generated(path: &[u8], source: &[u8]) -> Result<Ino, Errno>;
+        mut fn source_add(source: &[u8], item: &[u8]) -> Result<(), Errno>;
+        mut fn source_remove(source: &[u8], item: &[u8]) -> Result<(), Errno>;
+        mut fn chmod(path: &[u8], mode: pdtree::Mode) -> Result<(), Errno>;
+        mut fn chown(path: &[u8], uid: pdtree::Id, gid: pdtree::Id) -> Result<(), Errno>;
         mut fn close(handle: HandleId) -> Result<(), Errno>;
         ref fn stats() -> Stats;
         ref fn check_invariants() -> Result<(), InvariantViolation>;

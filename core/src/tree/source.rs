@@ -1,0 +1,156 @@
+//! Sources: the named registries behind `Generated` files (SPEC §11, the /proc/filesystems
+//! pattern).
+//!
+//! A source keeps its items in insertion order with a hash index (so `source_add` and the
+//! membership checks are O(1) expected; `source_remove` shifts the items after the removed
+//! one, O(items)), the length of its rendering kept as items change (so `stat` never
+//! renders), a generation, and at most one rendering, valid until the next successful change.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use indexmap::IndexSet;
+use rustc_hash::FxBuildHasher;
+
+use crate::path::validate_name;
+use crate::types::Errno;
+
+/// The index of a source in [`Sources::list`]; sources are never destroyed, so it is stable.
+pub(super) type SourceId = u32;
+
+#[derive(Debug, Default)]
+pub(super) struct Source {
+    pub(super) name: Box<[u8]>,
+    /// Distinct items, insertion order (a re-added item goes last).
+    pub(super) items: IndexSet<Box<[u8]>, FxBuildHasher>,
+    /// Length of the rendering: the sum of `item.len() + 1`. Invariant 11 recomputes it.
+    pub(super) len: u64,
+    /// Successful changes so far.
+    pub(super) generation: u64,
+    /// The rendering at the current generation, if one was built since the last change.
+    pub(super) cache: Option<Arc<[u8]>>,
+    /// Renderings built so far.
+    pub(super) builds: u64,
+}
+
+impl Source {
+    /// The rendering (§11), from scratch: each item, then `\n`.
+    pub(super) fn render(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len as usize);
+        for item in &self.items {
+            out.extend_from_slice(item);
+            out.push(b'\n');
+        }
+        out
+    }
+
+    /// The rendering, from the cache when valid, else built once (builds + 1).
+    pub(super) fn rendering(&mut self) -> Arc<[u8]> {
+        if let Some(c) = &self.cache {
+            return Arc::clone(c);
+        }
+        let text: Arc<[u8]> = Arc::from(self.render());
+        self.builds += 1;
+        self.cache = Some(Arc::clone(&text));
+        text
+    }
+
+    fn changed(&mut self) {
+        self.generation += 1;
+        self.cache = None;
+    }
+}
+
+/// Every source, by name (BTreeMap: the dump lists them by name bytes) and by id.
+#[derive(Debug, Default)]
+pub(super) struct Sources {
+    by_name: BTreeMap<Box<[u8]>, SourceId>,
+    pub(super) list: Vec<Source>,
+}
+
+/// An item as §11 allows: non-empty, no `\n`, no NUL.
+fn check_item(item: &[u8]) -> Result<(), Errno> {
+    if item.is_empty() || item.contains(&b'\n') || item.contains(&0) {
+        return Err(Errno::EINVAL);
+    }
+    Ok(())
+}
+
+impl Sources {
+    pub(super) fn get(&self, name: &[u8]) -> Option<SourceId> {
+        self.by_name.get(name).copied()
+    }
+
+    pub(super) fn source(&self, id: SourceId) -> &Source {
+        &self.list[id as usize]
+    }
+
+    pub(super) fn source_mut(&mut self, id: SourceId) -> &mut Source {
+        &mut self.list[id as usize]
+    }
+
+    /// Sources by name, for the dump.
+    pub(super) fn by_name(&self) -> impl Iterator<Item = &Source> {
+        self.by_name.values().map(|&id| self.source(id))
+    }
+
+    /// Whether one more source has an id: ids are `u32` (4 × 10^9 sources cannot fit in
+    /// memory first, but the check keeps the cast honest). `ENOSPC` otherwise.
+    pub(super) fn room_for(&self, name: &[u8]) -> Result<(), Errno> {
+        if self.get(name).is_some() || self.list.len() < SourceId::MAX as usize {
+            Ok(())
+        } else {
+            Err(Errno::ENOSPC)
+        }
+    }
+
+    /// The source named `name`, made empty if new. The caller has checked the name and
+    /// [`Sources::room_for`].
+    pub(super) fn get_or_make(&mut self, name: &[u8]) -> SourceId {
+        if let Some(id) = self.get(name) {
+            return id;
+        }
+        let id = self.list.len() as SourceId;
+        self.list.push(Source {
+            name: name.into(),
+            ..Source::default()
+        });
+        self.by_name.insert(name.into(), id);
+        id
+    }
+
+    /// `source_add` (§11): checks in order, then the change.
+    pub(super) fn add(&mut self, name: &[u8], item: &[u8], max: usize) -> Result<(), Errno> {
+        validate_name(name)?;
+        check_item(item)?;
+        let len = match self.get(name) {
+            Some(id) if self.source(id).items.contains(item) => return Err(Errno::EEXIST),
+            Some(id) => self.source(id).len,
+            None => 0,
+        };
+        if len + item.len() as u64 + 1 > max as u64 {
+            return Err(Errno::EFBIG);
+        }
+        self.room_for(name)?;
+        let id = self.get_or_make(name);
+        let s = self.source_mut(id);
+        s.items.insert(item.into());
+        s.len += item.len() as u64 + 1;
+        s.changed();
+        Ok(())
+    }
+
+    /// `source_remove` (§11): checks in order, then the change.
+    pub(super) fn remove(&mut self, name: &[u8], item: &[u8]) -> Result<(), Errno> {
+        validate_name(name)?;
+        check_item(item)?;
+        let id = self.get(name).ok_or(Errno::ENOENT)?;
+        let s = self.source_mut(id);
+        if !s.items.shift_remove(item) {
+            return Err(Errno::ENOENT);
+        }
+        s.len -= item.len() as u64 + 1;
+        s.changed();
+        Ok(())
+    }
+}
