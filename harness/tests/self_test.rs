@@ -254,8 +254,9 @@ fn failed_create_that_replaces_is_an_atomicity_divergence_on_either_side() {
             DivergenceKind::Atomicity { side: s, what } => {
                 assert_eq!(*s, side, "{d}");
                 let replaced = "-entry /a file ino=2 nlink=1 size=0 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0\n\
-                                -next ino=3 header=1 handle=1 ns=1\n\
-                                +entry /a file ino=3 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0\n";
+                                +entry /a file ino=3 nlink=1 size=1 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0\n\
+                                \x20ns 0 uid=0 gid=0\n\
+                                -next ino=3 header=1 handle=1 ns=1\n";
                 assert!(what.contains(replaced), "{side}: {what}");
             }
             k => panic!("{side}: expected an atomicity divergence, got {k:?}\n{d}"),

@@ -706,7 +706,11 @@ impl Oracle {
 
     /// §8.12: a handle with no snapshot is at position 0.
     fn check_snapshots(&self) -> Result<(), InvariantViolation> {
-        match self.handles.iter().find(|h| h.snapshot.is_none() && h.pos != 0) {
+        match self
+            .handles
+            .iter()
+            .find(|h| h.snapshot.is_none() && h.pos != 0)
+        {
             Some(h) => Oracle::violation(12, format!("handle {}: position without snapshot", h.id)),
             None => Ok(()),
         }

@@ -65,7 +65,12 @@ pub(crate) fn find_or_make(list: &mut Vec<Source>, name: &[u8]) -> usize {
 }
 
 /// `source_add`, §11: name, item, duplicate, size; then append.
-pub(crate) fn add(list: &mut Vec<Source>, name: &[u8], item: &[u8], max: usize) -> Result<(), Errno> {
+pub(crate) fn add(
+    list: &mut Vec<Source>,
+    name: &[u8],
+    item: &[u8],
+    max: usize,
+) -> Result<(), Errno> {
     check_name(name)?;
     check_item(item)?;
     let rendered = match find(list, name) {

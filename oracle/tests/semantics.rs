@@ -310,9 +310,9 @@ fn register_creates_implicit_then_rows() {
         o.stat(b"net/ipv4/conf/neigh").unwrap().owner,
         Owner::Header(1)
     );
-    assert!(o
-        .dump()
-        .contains("entry /net dir ino=2 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=1 "));
+    assert!(o.dump().contains(
+        "entry /net dir ino=2 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=explicit hrefs=1 "
+    ));
     // A second header through the same directories.
     let h2 = ok(&mut o, |o| {
         o.register(b"net/ipv4/conf/neigh/eth0", &[Row::file("x", "")])
@@ -321,9 +321,9 @@ fn register_creates_implicit_then_rows() {
     assert!(o
         .dump()
         .contains("entry /net/ipv4/conf/neigh dir ino=6 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=header:1 hrefs=1 "));
-    assert!(o
-        .dump()
-        .contains("entry /net/ipv4 dir ino=3 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=implicit hrefs=2 "));
+    assert!(o.dump().contains(
+        "entry /net/ipv4 dir ino=3 nlink=3 size=1 mode=0555 uid=0 gid=0 owner=implicit hrefs=2 "
+    ));
     // Header-owned and in-use entries cannot be removed.
     fails(&mut o, Errno::EBUSY, |o| {
         o.remove(b"net/ipv4/conf/forwarding")
@@ -658,9 +658,9 @@ fn removed_but_open_lifecycle() {
     assert_eq!(o.stat(b"f").unwrap().open_refs, 2);
     ok(&mut o, |o| o.remove(b"f"));
     assert_eq!(o.stats(), stats(1, 2, 0, 2));
-    assert!(o
-        .dump()
-        .contains("handle 1 ino=2 removed=1 pos=0 snap=-\nhandle 2 ino=2 removed=1 pos=0 snap=-\n"));
+    assert!(o.dump().contains(
+        "handle 1 ino=2 removed=1 pos=0 snap=-\nhandle 2 ino=2 removed=1 pos=0 snap=-\n"
+    ));
     fails(&mut o, Errno::ENOENT, |o| o.read(h1));
     fails(&mut o, Errno::ENOENT, |o| o.stat(b"f"));
     // The name is free again; a new entry gets a new inode.

@@ -94,7 +94,9 @@ fn check_sources(t: &Tree) -> Result<(), InvariantViolation> {
             s.generation
         );
         ensure!(
-            t.sources.get(&s.name).is_some_and(|id| std::ptr::eq(t.sources.source(id), s)),
+            t.sources
+                .get(&s.name)
+                .is_some_and(|id| std::ptr::eq(t.sources.source(id), s)),
             11,
             "source {name}: not found by its name"
         );

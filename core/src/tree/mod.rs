@@ -36,10 +36,10 @@ use crate::types::{
     DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, Owner,
     ReadDirPage, Row, RowKind, Stat, Stats, MAX_MODE, NO_ID, ROOT_INO,
 };
-use source::Sources;
 use entry::{
     content, content_len, content_shared, Body, Entry, OwnerWord, HEADER_ID_LIMIT, UNLINKED,
 };
+use source::Sources;
 
 /// A position in the entry arena (`Tree::entries`); "slot" in names below means one.
 type ArenaIndex = u32;
@@ -659,9 +659,7 @@ impl Tree {
         for row in table {
             validate_name(&row.name)?;
             match &row.kind {
-                RowKind::File(c) if c.len() > self.limits.max_content => {
-                    return Err(Errno::EFBIG)
-                }
+                RowKind::File(c) if c.len() > self.limits.max_content => return Err(Errno::EFBIG),
                 RowKind::Gen(src) => validate_name(src)?,
                 _ => {}
             }
@@ -715,7 +713,14 @@ impl Tree {
                 };
                 let slot = self.insert(cur, &r.name, Owner::Header(id), body);
                 if let Some(mode) = r.mode {
-                    self.set_attrs(slot, Attrs { mode, uid: 0, gid: 0 });
+                    self.set_attrs(
+                        slot,
+                        Attrs {
+                            mode,
+                            uid: 0,
+                            gid: 0,
+                        },
+                    );
                 }
                 slot
             })

@@ -516,9 +516,12 @@ impl<'a> Generator<'a> {
                 source: self.source_name(),
                 item: self.item(),
             },
-            OpKind::SourceRemove => Op::SourceRemove {
-                source: self.source_name(),
-                item: self.item(),
+            OpKind::SourceRemove => match self.pick_in(|m| &m.items) {
+                Some((source, item)) if self.chance(3, 4) => Op::SourceRemove { source, item },
+                _ => Op::SourceRemove {
+                    source: self.source_name(),
+                    item: self.item(),
+                },
             },
             OpKind::ReadAt => {
                 let slot = self.handle_slot();

@@ -30,6 +30,8 @@ pub(crate) struct Model {
     pub(crate) cursor_slots: BTreeSet<Slot>,
     /// Where each handle slot's last read ended, so a `read_at` can continue there.
     pub(crate) read_pos: BTreeMap<Slot, u64>,
+    /// (source, item) pairs added and not removed since.
+    pub(crate) items: BTreeSet<(Vec<u8>, Vec<u8>)>,
 }
 
 /// `/`-prefixed form of a (valid) path; the root is `/`.
@@ -109,6 +111,12 @@ impl Model {
             }
             (Op::Write { slot, .. }, Outcome::Unit) => {
                 self.read_pos.insert(*slot, 0);
+            }
+            (Op::SourceAdd { source, item }, Outcome::Unit) => {
+                self.items.insert((source.clone(), item.clone()));
+            }
+            (Op::SourceRemove { source, item }, Outcome::Unit) => {
+                self.items.remove(&(source.clone(), item.clone()));
             }
             (Op::Close { slot }, Outcome::Unit) => {
                 self.open_slots.remove(slot);

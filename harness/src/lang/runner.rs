@@ -343,9 +343,10 @@ impl<T: PseudoFs> Runner<T> {
             },
             Op::Read { slot } => o(t.read(self.handles[s(slot)]), Outcome::Read),
             Op::Close { slot } => o(t.close(self.handles[s(slot)]), |()| Outcome::Unit),
-            Op::ReadAt { slot, offset, len } => {
-                o(t.read_at(self.handles[s(slot)], *offset, *len), Outcome::Read)
-            }
+            Op::ReadAt { slot, offset, len } => o(
+                t.read_at(self.handles[s(slot)], *offset, *len),
+                Outcome::Read,
+            ),
             Op::Write { slot, content } => {
                 o(t.write(self.handles[s(slot)], content), |()| Outcome::Unit)
             }

@@ -194,7 +194,10 @@ fn simpler_row(row: &Row) -> Vec<Row> {
         RowKind::Gen(src) => simpler_name(src).into_iter().map(RowKind::Gen).collect(),
         RowKind::Dir => Vec::new(),
     };
-    out.extend(kinds.into_iter().map(|kind| Row { kind, ..row.clone() }));
+    out.extend(kinds.into_iter().map(|kind| Row {
+        kind,
+        ..row.clone()
+    }));
     out
 }
 

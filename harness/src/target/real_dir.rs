@@ -542,7 +542,14 @@ impl PseudoFs for RealDir {
         let id = self.next_handle;
         self.next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
         let reads = Reads::default();
-        self.handles.insert(id, Handle { ino: st.ino, file, reads });
+        self.handles.insert(
+            id,
+            Handle {
+                ino: st.ino,
+                file,
+                reads,
+            },
+        );
         Ok(id)
     }
 
@@ -557,8 +564,9 @@ impl PseudoFs for RealDir {
             return Err(Errno::ENOENT);
         }
         let bytes = match &h.file {
-            Some(fd) => read_all(fd.as_fd())
-                .unwrap_or_else(|e| panic!("target: reading an open file: {e}")),
+            Some(fd) => {
+                read_all(fd.as_fd()).unwrap_or_else(|e| panic!("target: reading an open file: {e}"))
+            }
             None => {
                 let comps = self.comps_of(h.ino).expect("reachable");
                 let parts: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();

@@ -124,10 +124,17 @@ pub(crate) fn tail_lines<'r>(
 ) {
     for (id, ino, removed, reads) in handles {
         let r = reads.fields();
-        let _ = writeln!(out, "handle {id} ino={ino} removed={}{r}", u8::from(removed));
+        let _ = writeln!(
+            out,
+            "handle {id} ino={ino} removed={}{r}",
+            u8::from(removed)
+        );
     }
     out.push_str("ns 0 uid=0 gid=0\n");
-    let _ = writeln!(out, "next ino={next_ino} header=1 handle={next_handle} ns=1");
+    let _ = writeln!(
+        out,
+        "next ino={next_ino} header=1 handle={next_handle} ns=1"
+    );
     let _ = writeln!(
         out,
         "stats live={} allocated={} headers=0 handles={}",
