@@ -32,8 +32,9 @@ mod types;
 pub use spec::{read_all, PseudoFs};
 pub use tree::Tree;
 pub use types::{
-    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, Owner,
-    ReadDirPage, Row, RowKind, Stat, Stats, MAX_MODE, MAX_NAME, MAX_PATH, NO_ID, ROOT_INO,
+    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, NsId,
+    Owner, ReadDirPage, Row, RowKind, Stat, Stats, View, MAX_MODE, MAX_NAME, MAX_PATH, NO_ID,
+    ROOT_INO,
 };
 
 /// The README's examples, compiled and run as doc tests so they stay true.

@@ -4,8 +4,8 @@
 //! drives anything that does, so a user's own tree plugs in the same way.
 
 use crate::types::{
-    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Limits, Mode, ReadDirPage,
-    Row, Stat, Stats,
+    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Limits, Mode, NsId,
+    ReadDirPage, Row, Stat, Stats, View,
 };
 
 /// The operations of a pseudo-filesystem tree, as defined in `docs/SEMANTICS.md`.
@@ -61,17 +61,42 @@ pub trait PseudoFs {
     /// An empty table makes `dir` a mount point. Returns the header id.
     fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno>;
 
+    /// Registers a table whose entries are tagged with namespace `ns` (SPEC §10), resolving
+    /// `dir` in view `ns`. Returns the header id.
+    fn register_ns(&mut self, ns: NsId, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno>;
+
     /// Removes a header's rows and releases its directories.
     fn unregister(&mut self, header: HeaderId) -> Result<(), Errno>;
 
-    /// Describes the entry at `path`.
-    fn stat(&self, path: &[u8]) -> Result<Stat, Errno>;
+    /// A new network namespace owned by `uid`/`gid`; returns its id.
+    fn ns_create(&mut self, uid: Id, gid: Id) -> Result<NsId, Errno>;
 
-    /// Describes child `name` of directory `dir`.
-    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno>;
+    /// Destroys namespace `ns`: its entries and headers go; returns the entries removed.
+    fn ns_destroy(&mut self, ns: NsId) -> Result<u64, Errno>;
 
-    /// Up to `max` children of `dir` with inode number >= `pos`, ascending.
-    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno>;
+    /// Describes the entry at `path` in view 0.
+    fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
+        self.stat_in(0, path)
+    }
+
+    /// Describes the entry at `path` as view `view` sees it.
+    fn stat_in(&self, view: View, path: &[u8]) -> Result<Stat, Errno>;
+
+    /// Describes child `name` of directory `dir`, in view 0.
+    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+        self.lookup_at_in(0, dir, name)
+    }
+
+    /// Describes child `name` of directory `dir` as view `view` sees it.
+    fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno>;
+
+    /// Up to `max` children of `dir` with inode number >= `pos`, ascending, in view 0.
+    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+        self.readdir_in(0, dir, pos, max)
+    }
+
+    /// Up to `max` children of `dir` visible in `view` with inode number >= `pos`, ascending.
+    fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno>;
 
     /// Removes a non-directory or an empty directory.
     fn remove(&mut self, path: &[u8]) -> Result<(), Errno>;
@@ -82,8 +107,13 @@ pub trait PseudoFs {
     /// Marks an explicit entry permanent: it can never be removed again.
     fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno>;
 
-    /// Opens a non-directory; returns a handle id.
-    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno>;
+    /// Opens a non-directory, resolving `path` in view 0; returns a handle id.
+    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
+        self.open_in(0, path)
+    }
+
+    /// Opens a non-directory, resolving `path` in `view`; the handle keeps no view.
+    fn open_in(&mut self, view: View, path: &[u8]) -> Result<HandleId, Errno>;
 
     /// Reads the whole content behind a handle, from a fresh snapshot (a listing renders its
     /// directory now): `read_at(handle, 0, u64::MAX)`.
@@ -99,11 +129,21 @@ pub trait PseudoFs {
     /// Replaces the whole content of the File behind `handle` (a sysctl write, SPEC §13).
     fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno>;
 
-    /// Sets the permission bits of the entry at `path` (any kind but a symlink).
-    fn chmod(&mut self, path: &[u8], mode: Mode) -> Result<(), Errno>;
+    /// Sets the permission bits of the entry at `path` (any kind but a symlink), in view 0.
+    fn chmod(&mut self, path: &[u8], mode: Mode) -> Result<(), Errno> {
+        self.chmod_in(0, path, mode)
+    }
 
-    /// Sets the owner of the entry at `path` (any kind).
-    fn chown(&mut self, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno>;
+    /// Sets the permission bits of the entry at `path` resolved in `view`.
+    fn chmod_in(&mut self, view: View, path: &[u8], mode: Mode) -> Result<(), Errno>;
+
+    /// Sets the owner of the entry at `path` (any kind), in view 0.
+    fn chown(&mut self, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
+        self.chown_in(0, path, uid, gid)
+    }
+
+    /// Sets the owner of the entry at `path` resolved in `view`.
+    fn chown_in(&mut self, view: View, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno>;
 
     /// Closes a handle, freeing a removed entry on its last close.
     fn close(&mut self, handle: HandleId) -> Result<(), Errno>;

@@ -14,6 +14,14 @@ pub type HeaderId = u64;
 /// The id of an open file handle. A counter from 1, never reused.
 pub type HandleId = u64;
 
+/// A network namespace id (SPEC §10). 0 is the initial namespace, always live; the others
+/// come from a counter from 1, never reused.
+pub type NsId = u64;
+
+/// A view: the live namespace a lookup is made in (an entry is visible in view `v` iff it is
+/// shared or tagged `v`).
+pub type View = NsId;
+
 /// Permission bits of an entry, `0..=0o777` (SPEC §12). Nothing in the tree enforces them.
 pub type Mode = u32;
 
@@ -241,10 +249,12 @@ pub struct Stat {
     pub ino: Ino,
     /// Entry kind.
     pub kind: Kind,
-    /// Directory: 2 + number of child directories; any other kind: 1.
+    /// The namespace the entry is tagged with; `None` for a shared entry.
+    pub ns: Option<NsId>,
+    /// Directory: 2 + number of child directories visible in the view; any other kind: 1.
     pub nlink: u64,
     /// File: content length; Symlink: target length; Listing and Generated: length of the
-    /// current rendering; Dir: number of children.
+    /// current rendering; Dir: number of children visible in the view.
     pub size: u64,
     /// Permission bits (SPEC §12), never enforced by the tree.
     pub mode: Mode,
@@ -318,6 +328,8 @@ pub struct Limits {
     pub max_table_rows: usize,
     /// Maximum entries in one readdir page; a page size of 0 or above this is `EINVAL`.
     pub max_readdir: usize,
+    /// Maximum live namespaces, namespace 0 included (`ENOSPC` past it).
+    pub max_namespaces: u64,
 }
 
 impl Default for Limits {
@@ -327,6 +339,7 @@ impl Default for Limits {
             max_content: 65_536,
             max_table_rows: 1_024,
             max_readdir: 4_096,
+            max_namespaces: 65_536,
         }
     }
 }

@@ -178,6 +178,7 @@ fn a_tree_reports_the_limits_it_was_made_with() {
         max_content: 11,
         max_table_rows: 3,
         max_readdir: 5,
+        max_namespaces: 65_536,
     };
     assert_ne!(l, pdtree::Limits::default());
     let t = Tree::with_limits(l);

@@ -156,6 +156,7 @@ fn limits_are_enforced() {
         max_content: 2,
         max_table_rows: 1,
         max_readdir: 2,
+        max_namespaces: 65_536,
     });
     assert_eq!(t.create(b"f", b"abc"), Err(Errno::EFBIG));
     assert_eq!(

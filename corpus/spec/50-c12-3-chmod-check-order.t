@@ -1,5 +1,4 @@
 # SPEC C12.3 (§12): chmod check order.
-# The case's lines in a namespace view (@7 chmod "/nope" 0644) need §10's views, which this tree does not have yet.
 create "/f" "x"
 => ok 2
 symlink "/l" "f"
@@ -8,6 +7,8 @@ chmod "/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn
 => err ENAMETOOLONG
 chmod "/nope" 01000
 => err EINVAL
+@7 chmod "/nope" 0644
+=> err ENOENT
 chmod "/nope" 0644
 => err ENOENT
 chmod "/f/x" 0644

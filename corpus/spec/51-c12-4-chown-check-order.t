@@ -1,5 +1,4 @@
 # SPEC C12.4 (§12): chown check order; symlinks can be chowned; nothing is enforced.
-# The case's lines in a namespace view (@7 chown "/nope" 1 1) need §10's views, which this tree does not have yet.
 create "/f" "x"
 => ok 2
 symlink "/l" "f"
@@ -8,6 +7,8 @@ chown "/nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn
 => err ENAMETOOLONG
 chown "/nope" 0 4294967295
 => err EINVAL
+@7 chown "/nope" 1 1
+=> err ENOENT
 chown "/nope" 1 1
 => err ENOENT
 chown "/l" 1000 1000

@@ -272,6 +272,7 @@ mod tests {
     fn unregister_works_under_a_small_readdir_limit() {
         let limits = pdtree::Limits {
             max_readdir: 2,
+            max_namespaces: 65_536,
             ..pdtree::Limits::default()
         };
         let mut t = Tree::with_limits(limits);

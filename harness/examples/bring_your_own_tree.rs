@@ -28,8 +28,8 @@
 //! the dump diff; `repro.ops` next to it replays the case.
 
 use pdtree::{
-    Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, PseudoFs,
-    ReadDirPage, Row, Stat, Stats, Tree,
+    Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, NsId, PseudoFs,
+    ReadDirPage, Row, Stat, Stats, Tree, View,
 };
 use pdtree_harness::campaign::{self, CampaignConfig};
 
@@ -86,14 +86,23 @@ impl PseudoFs for MyTree {
     fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
         self.inner.unregister(header)
     }
-    fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
-        self.inner.stat(path)
+    fn register_ns(&mut self, ns: NsId, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+        self.inner.register_ns(ns, dir, table)
     }
-    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
-        self.inner.lookup_at(dir, name)
+    fn ns_create(&mut self, uid: Id, gid: Id) -> Result<NsId, Errno> {
+        self.inner.ns_create(uid, gid)
     }
-    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
-        self.inner.readdir(dir, pos, max)
+    fn ns_destroy(&mut self, ns: NsId) -> Result<u64, Errno> {
+        self.inner.ns_destroy(ns)
+    }
+    fn stat_in(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
+        self.inner.stat_in(view, path)
+    }
+    fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+        self.inner.lookup_at_in(view, dir, name)
+    }
+    fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+        self.inner.readdir_in(view, dir, pos, max)
     }
     fn remove_subtree(&mut self, path: &[u8]) -> Result<u64, Errno> {
         self.inner.remove_subtree(path)
@@ -101,8 +110,8 @@ impl PseudoFs for MyTree {
     fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
         self.inner.mark_permanent(path)
     }
-    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
-        self.inner.open(path)
+    fn open_in(&mut self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
+        self.inner.open_in(view, path)
     }
     fn generated(&mut self, path: &[u8], source: &[u8]) -> Result<Ino, Errno> {
         self.inner.generated(path, source)
@@ -119,11 +128,11 @@ impl PseudoFs for MyTree {
     fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno> {
         self.inner.write(handle, content)
     }
-    fn chmod(&mut self, path: &[u8], mode: Mode) -> Result<(), Errno> {
-        self.inner.chmod(path, mode)
+    fn chmod_in(&mut self, view: View, path: &[u8], mode: Mode) -> Result<(), Errno> {
+        self.inner.chmod_in(view, path, mode)
     }
-    fn chown(&mut self, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
-        self.inner.chown(path, uid, gid)
+    fn chown_in(&mut self, view: View, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
+        self.inner.chown_in(view, path, uid, gid)
     }
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
         self.inner.close(handle)

@@ -31,6 +31,8 @@ fn sample(kind: OpKind) -> Op {
             FieldMut::Len(n) => *n = 4,
             FieldMut::Mode(n) => *n = 0o644,
             FieldMut::Id(n) => *n = 7,
+            FieldMut::Ns(n) => *n = 1,
+            FieldMut::View(n) => *n = 1,
         }
     }
     op

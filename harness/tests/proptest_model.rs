@@ -195,6 +195,7 @@ impl ReferenceStateMachine for Reference {
             max_content: 8,
             max_table_rows: 3,
             max_readdir: 4,
+            max_namespaces: 65_536,
         };
         // max_readdir stays >= 64 here: Faulty's RemoveSubtreePartial reads children in pages
         // of 64 and is inert (EINVAL swallowed) under a smaller max_readdir.
@@ -203,6 +204,7 @@ impl ReferenceStateMachine for Reference {
             max_content: 64,
             max_table_rows: 16,
             max_readdir: 64,
+            max_namespaces: 65_536,
         };
         prop_oneof![Just(tiny), Just(roomy)]
             .prop_map(Reference::new)
@@ -219,18 +221,18 @@ impl ReferenceStateMachine for Reference {
             3 => new_path(s).prop_map(|path| Op::Listing { path }),
             5 => (new_path(s), rows()).prop_map(|(dir, rows)| Op::Register { dir, rows }),
             3 => header(s).prop_map(|header| Op::Unregister { header }),
-            2 => existing_path(s).prop_map(|path| Op::Stat { path }),
-            2 => (ino(s), name()).prop_map(|(dir, name)| Op::LookupAt { dir, name }),
-            2 => (ino(s), 0u64..16, page()).prop_map(|(dir, pos, max)| Op::Readdir { dir, pos, max }),
+            2 => existing_path(s).prop_map(|path| Op::Stat { view: 0, path }),
+            2 => (ino(s), name()).prop_map(|(dir, name)| Op::LookupAt { view: 0, dir, name }),
+            2 => (ino(s), 0u64..16, page()).prop_map(|(dir, pos, max)| Op::Readdir { view: 0, dir, pos, max }),
             5 => existing_path(s).prop_map(|path| Op::Remove { path }),
             6 => existing_path(s).prop_map(|path| Op::RemoveSubtree { path }),
             4 => existing_path(s).prop_map(|path| Op::MarkPermanent { path }),
-            4 => (slot(), existing_path(s)).prop_map(|(slot, path)| Op::Open { slot, path }),
+            4 => (slot(), existing_path(s)).prop_map(|(slot, path)| Op::Open { view: 0, slot, path }),
             6 => slot().prop_map(|slot| Op::Read { slot }),
             2 => slot().prop_map(|slot| Op::Close { slot }),
             1 => Just(Op::Stats),
-            3 => (slot(), existing_path(s)).prop_map(|(slot, path)| Op::OpenDir { slot, path }),
-            6 => (slot(), page()).prop_map(|(slot, max)| Op::ReadPage { slot, max }),
+            3 => (slot(), existing_path(s)).prop_map(|(slot, path)| Op::OpenDir { view: 0, slot, path }),
+            6 => (slot(), page()).prop_map(|(slot, max)| Op::ReadPage { view: 0, slot, max }),
             1 => (slot(), 0u64..16).prop_map(|(slot, pos)| Op::Seek { slot, pos }),
             1 => slot().prop_map(|slot| Op::Rewind { slot }),
             1 => Just(Op::Dump),
@@ -241,9 +243,9 @@ impl ReferenceStateMachine for Reference {
             6 => (slot(), prop_oneof![3 => 0u64..3, 1 => 0u64..12], prop_oneof![4 => 1u64..3, 1 => 0u64..6])
                 .prop_map(|(slot, offset, len)| Op::ReadAt { slot, offset, len }),
             2 => (slot(), content()).prop_map(|(slot, content)| Op::Write { slot, content }),
-            2 => (existing_path(s), mode()).prop_map(|(path, mode)| Op::Chmod { path, mode }),
+            2 => (existing_path(s), mode()).prop_map(|(path, mode)| Op::Chmod { view: 0, path, mode }),
             1 => (existing_path(s), prop::sample::select(vec![0u32, 7, u32::MAX]))
-                .prop_map(|(path, uid)| Op::Chown { path, uid, gid: 7 }),
+                .prop_map(|(path, uid)| Op::Chown { view: 0, path, uid, gid: 7 }),
             2 => (existing_path(s), prop_oneof![2 => 1usize..8, 1 => 250usize..300])
                 .prop_map(|(dir, count)| Op::Bulk { dir, prefix: b"n".to_vec(), count }),
         ]

@@ -63,7 +63,9 @@ impl Arbitrary for AnyOp {
                 | FieldMut::Name(b)
                 | FieldMut::Data(b)
                 | FieldMut::Source(b) => *b = bytes(g),
-                FieldMut::Offset(n) | FieldMut::Len(n) => *n = u64::arbitrary(g),
+                FieldMut::Offset(n) | FieldMut::Len(n) | FieldMut::Ns(n) | FieldMut::View(n) => {
+                    *n = u64::arbitrary(g)
+                }
                 FieldMut::Mode(n) | FieldMut::Id(n) => *n = u32::arbitrary(g),
                 FieldMut::Rows(rows) => {
                     *rows = Vec::<AnyRow>::arbitrary(g)
@@ -129,6 +131,7 @@ impl Arbitrary for AnyScript {
             max_content: usize::arbitrary(g),
             max_table_rows: usize::arbitrary(g),
             max_readdir: usize::arbitrary(g),
+            max_namespaces: u64::arbitrary(g),
         });
         let stmts = Vec::<AnyStmt>::arbitrary(g)
             .into_iter()
@@ -199,13 +202,20 @@ fn path_validation_is_total_and_agrees() {
         let mut core: Runner<Tree> = populated();
         let mut oracle: Runner<Oracle> = populated();
         for op in [
-            Op::Stat { path: p.clone() },
+            Op::Stat {
+                view: 0,
+                path: p.clone(),
+            },
             Op::LookupAt {
+                view: 0,
                 dir: 2,
                 name: path.0.clone(),
             },
             Op::Mkdir { path: p.clone() },
-            Op::Stat { path: p.clone() },
+            Op::Stat {
+                view: 0,
+                path: p.clone(),
+            },
         ] {
             let (a, b) = (core.apply(&op), oracle.apply(&op));
             if a != b {
@@ -253,6 +263,7 @@ impl Arbitrary for PoolOp {
             7 => Op::RemoveSubtree { path: path(g) },
             8 => Op::MarkPermanent { path: path(g) },
             9 => Op::Open {
+                view: 0,
                 slot: slot(g),
                 path: path(g),
             },

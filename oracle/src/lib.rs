@@ -36,13 +36,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod ns;
 mod path;
 mod source;
 
+use ns::Namespace;
 use path::{check_name, escape, split_path};
 use pdtree::{
-    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, Owner,
-    PseudoFs, ReadDirPage, Row, RowKind, Stat, Stats, ROOT_INO,
+    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, NsId,
+    Owner, PseudoFs, ReadDirPage, Row, RowKind, Stat, Stats, View, ROOT_INO,
 };
 use source::Source;
 use std::fmt::Write;
@@ -90,6 +92,8 @@ struct Node {
     owner: Owner,
     permanent: bool,
     open_refs: u64,
+    /// The namespace the entry belongs to for its whole life (§10); `None`: shared.
+    tag: Option<NsId>,
     /// Permission bits and owner (§12): facts, set at creation, by `chmod` and by `chown`.
     mode: Mode,
     uid: Id,
@@ -108,6 +112,8 @@ struct Node {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Header {
     id: HeaderId,
+    /// The namespace of a `register_ns` header; `None` for `register`.
+    ns: Option<NsId>,
     /// Inode numbers of the directories on the header's path, outermost first, root excluded.
     /// Empty when the header's directory is the root. Like the rows, fixed once registered
     /// and shared (`Arc`), as [`Bytes`] are.
@@ -170,6 +176,9 @@ pub struct Oracle {
     handles: Vec<Handle>,
     /// Every source ever named by a successful op, in the order they appeared (§11).
     sources: Vec<Source>,
+    /// Live namespaces, ascending id, 0 first (§10).
+    namespaces: Vec<Namespace>,
+    next_ns: NsId,
     next_ino: Ino,
     next_header: HeaderId,
     next_handle: HandleId,
@@ -261,20 +270,31 @@ impl Oracle {
             .any(|h| h.rows.is_empty() && Oracle::header_dir(h) == ino)
     }
 
-    /// `nlink`, counted from scratch (SEMANTICS §1).
-    fn nlink(&self, i: usize) -> u64 {
+    /// `nlink`, counted from scratch (SEMANTICS §1): in view `view` over the children it
+    /// sees, or over every child (`None`, the dump's total).
+    fn nlink(&self, i: usize, view: Option<View>) -> u64 {
         if self.is_dir(i) {
-            let dirs = self.children(i).filter(|&c| self.is_dir(c)).count();
+            let dirs = self
+                .children(i)
+                .filter(|&c| self.is_dir(c) && self.seen(c, view))
+                .count();
             2 + dirs as u64
         } else {
             1
         }
     }
 
-    /// The listing rendering of directory `dir`, afresh (SEMANTICS §7).
-    fn render(&self, dir: usize) -> Vec<u8> {
+    /// Whether `view` sees node `i` (`None`: the dump, which sees everything).
+    fn seen(&self, i: usize, view: Option<View>) -> bool {
+        view.is_none_or(|v| self.visible(i, v))
+    }
+
+    /// The listing rendering of directory `dir` for a listing tagged `tag`, afresh
+    /// (SEMANTICS §7, §10): the shared children and those carrying the listing's tag.
+    fn render(&self, dir: usize, tag: Option<NsId>) -> Vec<u8> {
         let mut out = Vec::new();
-        for c in self.children(dir) {
+        let shown = |c: usize| self.node(c).tag.is_none() || self.node(c).tag == tag;
+        for c in self.children(dir).filter(|&c| shown(c)) {
             let n = self.node(c);
             out.push(n.body.kind().letter() as u8);
             out.push(b'\t');
@@ -290,7 +310,7 @@ impl Oracle {
         match &n.body {
             Body::File(c) | Body::Symlink(c) => c.to_vec(),
             Body::Listing => match n.parent {
-                Some(p) => self.render(p),
+                Some(p) => self.render(p, n.tag),
                 None => Vec::new(),
             },
             Body::Generated(src) => match source::find(&self.sources, src) {
@@ -330,22 +350,23 @@ impl Oracle {
         Ok(k)
     }
 
-    /// `size`, from scratch (SEMANTICS §1).
-    fn size(&self, i: usize) -> u64 {
+    /// `size`, from scratch (SEMANTICS §1), in `view` or in total (`None`).
+    fn size(&self, i: usize, view: Option<View>) -> u64 {
         match &self.node(i).body {
-            Body::Dir => self.children(i).count() as u64,
+            Body::Dir => self.children(i).filter(|&c| self.seen(c, view)).count() as u64,
             Body::File(c) | Body::Symlink(c) => c.len() as u64,
             Body::Listing | Body::Generated(_) => self.content(i).len() as u64,
         }
     }
 
-    fn stat_of(&self, i: usize) -> Stat {
+    fn stat_of(&self, i: usize, view: Option<View>) -> Stat {
         let n = self.node(i);
         Stat {
             ino: n.ino,
             kind: n.body.kind(),
-            nlink: self.nlink(i),
-            size: self.size(i),
+            ns: n.tag,
+            nlink: self.nlink(i, view),
+            size: self.size(i, view),
             mode: n.mode,
             uid: n.uid,
             gid: n.gid,
@@ -383,42 +404,60 @@ impl Oracle {
 
     // ----- path resolution (SEMANTICS §2) ---------------------------------------------------
 
-    /// Walks `components` from the root: a non-directory with components left after it →
-    /// `ENOTDIR`; a missing component → `ENOENT`. Symlinks are never followed.
-    fn resolve(&self, components: &[&[u8]]) -> Result<usize, Errno> {
+    /// Walks `components` from the root through the entries `view` sees: a non-directory
+    /// with components left after it → `ENOTDIR`; a missing component → `ENOENT`. Symlinks
+    /// are never followed.
+    fn resolve(&self, view: View, components: &[&[u8]]) -> Result<usize, Errno> {
         let mut cur = ROOT;
         for comp in components {
             if !self.is_dir(cur) {
                 return Err(Errno::ENOTDIR);
             }
-            cur = self.child_named(cur, comp).ok_or(Errno::ENOENT)?;
+            cur = self.child_seen(cur, view, comp).ok_or(Errno::ENOENT)?;
         }
         Ok(cur)
     }
 
-    /// Syntax check then resolution of a whole path.
+    /// Syntax check then resolution of a whole path in view 0 (the structural ops, §15.1).
     fn lookup_path(&self, path: &[u8]) -> Result<usize, Errno> {
         let comps = split_path(path)?;
-        self.resolve(&comps)
+        self.resolve(0, &comps)
+    }
+
+    /// Syntax, then the view (§10: after the argument checks), then resolution in it.
+    fn lookup_in(&self, view: View, path: &[u8]) -> Result<usize, Errno> {
+        let comps = split_path(path)?;
+        self.live_view(view)?;
+        self.resolve(view, &comps)
     }
 
     // ----- mutation primitives (only called after every check has passed) -----------------
 
     /// Appends a new entry at the end of `parent`'s list, taking the next inode number.
     /// The caller has already checked the entry limit and the inode counter.
-    fn attach_new(&mut self, parent: usize, name: &[u8], body: Body, owner: Owner) -> usize {
+    /// `tag`: the new entry's namespace; its owner is that namespace's (§12).
+    fn attach_new(
+        &mut self,
+        parent: usize,
+        name: &[u8],
+        body: Body,
+        owner: Owner,
+        tag: Option<NsId>,
+    ) -> usize {
         let ino = self.next_ino;
         self.next_ino += 1;
         let idx = self.nodes.len();
         if let Body::Generated(src) = &body {
             source::find_or_make(&mut self.sources, src); // §11: exists from now on
         }
+        let (uid, gid) = self.owner_of(tag);
         self.nodes.push(Some(Node {
             ino,
             name: name.into(),
+            tag,
             mode: body.kind().default_mode(), // §12: the kind's default
-            uid: 0,
-            gid: 0,
+            uid,
+            gid,
             body,
             owner,
             permanent: false,
@@ -494,8 +533,8 @@ impl Oracle {
         let Some((name, parent_comps)) = comps.split_last() else {
             return Err(Errno::EEXIST);
         };
-        // 4. the parent resolves to a directory
-        let parent = self.resolve(parent_comps)?;
+        // 4. the parent resolves to a directory (in view 0)
+        let parent = self.resolve(0, parent_comps)?;
         if !self.is_dir(parent) {
             return Err(Errno::ENOTDIR);
         }
@@ -503,13 +542,19 @@ impl Oracle {
         if self.is_mount_point(parent) {
             return Err(Errno::EROFS);
         }
-        // 6. the name is taken
-        if self.child_named(parent, name).is_some() {
+        // 6. the name is taken: in a shared directory by any child whatever its tag (§10's
+        // order rule), in a tagged one by a child its namespace sees
+        let tag = self.node(parent).tag;
+        let taken = match tag {
+            None => self.child_named(parent, name).is_some(),
+            Some(k) => self.child_seen(parent, k, name).is_some(),
+        };
+        if taken {
             return Err(Errno::EEXIST);
         }
         // 7. the entry limit
         self.check_room(1)?;
-        let idx = self.attach_new(parent, name, body, Owner::Explicit);
+        let idx = self.attach_new(parent, name, body, Owner::Explicit, tag);
         Ok(self.node(idx).ino)
     }
 
@@ -567,11 +612,18 @@ impl Oracle {
             seen.push(c);
             cur = cn.next_sibling;
         }
-        // Names unique: sorted, no two neighbours equal.
-        let mut names: Vec<&Bytes> = seen.iter().map(|&c| &self.node(c).name).collect();
+        // Names (§8.1 as §14 amends it): a name held by a shared child is held by no other
+        // child, else by at most one child per namespace. Sorted by (name, tag), neighbours.
+        let mut names: Vec<(&Bytes, Option<NsId>)> = seen
+            .iter()
+            .map(|&c| (&self.node(c).name, self.node(c).tag))
+            .collect();
         names.sort();
-        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-            let detail = format!("ino {}: name {} twice", n.ino, escape(w[0]));
+        let clash = |w: &[(&Bytes, Option<NsId>)]| {
+            w[0].0 == w[1].0 && (w[0].1 == w[1].1 || w[0].1.is_none() || w[1].1.is_none())
+        };
+        if let Some(w) = names.windows(2).find(|w| clash(w)) {
+            let detail = format!("ino {}: name {} twice", n.ino, escape(w[0].0));
             return Oracle::violation(1, detail);
         }
         Ok(seen)
@@ -764,16 +816,29 @@ impl Oracle {
     /// Register checks 5–9 and the header counter, on the table's path. Returns the deepest
     /// existing directory, the inodes of the existing directories on the path, and how many
     /// leading components exist.
+    /// `ns`: `None` for `register`, `Some(k)` for `register_ns(k, …)` (§10).
     fn check_table_dir(
         &self,
+        ns: Option<NsId>,
         comps: &[&[u8]],
         table: &[Row],
     ) -> Result<(usize, Vec<Ino>, usize), Errno> {
-        // 5. resolve the existing prefix; an existing non-directory → ENOTDIR
+        // 5. resolve the existing prefix (among shared entries for `register`, in view k for
+        // `register_ns`); an existing non-directory → ENOTDIR
         let mut cur = ROOT;
         let mut existing: Vec<Ino> = Vec::new();
         for comp in comps {
-            match self.child_named(cur, comp) {
+            let found = match ns {
+                None => self
+                    .children(cur)
+                    .find(|&c| self.node(c).tag.is_none() && *self.node(c).name == **comp),
+                Some(k) => self.child_seen(cur, k, comp),
+            };
+            match found {
+                // 5a. (`register`) the first missing name is held by a tagged entry
+                None if ns.is_none() && self.child_named(cur, comp).is_some() => {
+                    return Err(Errno::EEXIST);
+                }
                 None => break,
                 Some(c) if !self.is_dir(c) => return Err(Errno::ENOTDIR),
                 Some(c) => {
@@ -787,12 +852,13 @@ impl Oracle {
         if self.is_mount_point(cur) && (missing > 0 || !table.is_empty()) {
             return Err(Errno::EROFS);
         }
-        // 7. a row name already present in the final directory (only if it exists already)
-        if missing == 0
-            && table
-                .iter()
-                .any(|r| self.child_named(cur, &r.name).is_some())
-        {
+        // 7. a row name already present in the final directory (only if it exists already):
+        // any child for `register`, one view k sees for `register_ns`
+        let held = |r: &Row| match ns {
+            None => self.child_named(cur, &r.name).is_some(),
+            Some(k) => self.child_seen(cur, k, &r.name).is_some(),
+        };
+        if missing == 0 && table.iter().any(held) {
             return Err(Errno::EEXIST);
         }
         // 8. the entry limit, implicit directories plus rows
@@ -830,6 +896,7 @@ impl PseudoFs for Oracle {
             owner: Owner::Explicit,
             permanent: true,
             open_refs: 0,
+            tag: None,   // §10: the root is shared
             mode: 0o555, // §12: the root is a directory like any other
             uid: 0,
             gid: 0,
@@ -844,6 +911,12 @@ impl PseudoFs for Oracle {
             headers: Vec::new(),
             handles: Vec::new(),
             sources: Vec::new(),
+            namespaces: vec![Namespace {
+                id: 0,
+                uid: 0,
+                gid: 0,
+            }],
+            next_ns: 1,
             next_ino: ROOT_INO + 1,
             next_header: 1,
             next_handle: 1,
@@ -898,121 +971,61 @@ impl PseudoFs for Oracle {
     }
 
     fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
-        // §4 register, check 1: dir_path syntax
-        let comps = split_path(dir)?;
-        self.check_table(table)?;
-        let (mut cur, existing, found) = self.check_table_dir(&comps, table)?;
-        let missing = &comps[found..];
-        let id = self.next_header;
+        self.register_tagged(None, dir, table)
+    }
 
-        // All checks passed: create implicit directories outermost first, then rows.
-        let mut path = existing;
-        for comp in missing {
-            cur = self.attach_new(cur, comp, Body::Dir, Owner::Implicit);
-            path.push(self.node(cur).ino);
-        }
-        let mut rows = Vec::new();
-        for row in table {
-            let (body, is_dir) = match &row.kind {
-                RowKind::File(c) => (Body::File(c.as_slice().into()), false),
-                RowKind::Dir => (Body::Dir, true),
-                RowKind::Gen(src) => (Body::Generated(src.as_slice().into()), false),
-            };
-            let idx = self.attach_new(cur, &row.name, body, Owner::Header(id));
-            if let Some(mode) = row.mode {
-                self.node_mut(idx).mode = mode;
-            }
-            rows.push(HeaderRow {
-                name: row.name.as_slice().into(),
-                ino: self.node(idx).ino,
-                is_dir,
-            });
-        }
-        // Every directory on the path gets hrefs + 1: that is, the header is now live.
-        self.headers.push(Header {
-            id,
-            path: path.into(),
-            rows: rows.into(),
-        });
-        self.next_header = id + 1;
-        Ok(id)
+    fn register_ns(&mut self, ns: NsId, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+        self.register_tagged(Some(ns), dir, table)
+    }
+
+    fn ns_create(&mut self, uid: Id, gid: Id) -> Result<NsId, Errno> {
+        self.create_namespace(uid, gid)
+    }
+
+    fn ns_destroy(&mut self, ns: NsId) -> Result<u64, Errno> {
+        self.destroy_namespace(ns)
     }
 
     fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
-        // §4 unregister, check 1: unknown or already unregistered
-        let pos = self
-            .headers
-            .iter()
-            .position(|h| h.id == header)
-            .ok_or(Errno::ENOENT)?;
-        let rows: Vec<(usize, bool)> = self.headers[pos]
-            .rows
-            .iter()
-            .filter_map(|r| self.find_live(r.ino).map(|i| (i, r.is_dir)))
-            .collect();
-        // 2. any dir row with hrefs > 0 (all rows first)
-        if rows.iter().any(|&(i, d)| d && self.hrefs(i) > 0) {
-            return Err(Errno::EBUSY);
-        }
-        // 3. any dir row with children
-        if rows
-            .iter()
-            .any(|&(i, d)| d && self.children(i).next().is_some())
-        {
-            return Err(Errno::ENOTEMPTY);
-        }
-        // Remove the rows (an open row file stays allocated until its last close).
-        for &(i, _) in &rows {
-            self.detach(i);
-            self.discard(i);
-        }
-        // The header dies: every directory on its path loses one href.
-        let h = self.headers.remove(pos);
-        // Innermost first: an implicit directory whose hrefs reached 0 is removed if empty,
-        // else it becomes explicit.
-        for &ino in h.path.iter().rev() {
-            let Some(i) = self.find_live(ino) else {
-                continue;
-            };
-            if self.node(i).owner == Owner::Implicit && self.hrefs(i) == 0 {
-                if self.children(i).next().is_none() {
-                    self.detach(i);
-                    self.discard(i);
-                } else {
-                    self.node_mut(i).owner = Owner::Explicit;
-                }
-            }
-        }
-        Ok(())
+        self.unregister_header(header)
     }
 
-    fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
-        let i = self.lookup_path(path)?; // §5: only path errors
-        Ok(self.stat_of(i))
+    fn stat_in(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
+        let i = self.lookup_in(view, path)?; // §5, §10: path errors, the view, resolution
+        Ok(self.stat_of(i, Some(view)))
     }
 
-    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
-        // §5 lookup_at: name, then live, then directory, then child
+    fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+        // §5, §10 lookup_at: name, view, then live and visible, then directory, then child
         check_name(name)?;
-        let d = self.find_live(dir).ok_or(Errno::ENOENT)?;
+        self.live_view(view)?;
+        let d = self
+            .find_live(dir)
+            .filter(|&d| self.visible(d, view))
+            .ok_or(Errno::ENOENT)?;
         if !self.is_dir(d) {
             return Err(Errno::ENOTDIR);
         }
-        let c = self.child_named(d, name).ok_or(Errno::ENOENT)?;
-        Ok(self.stat_of(c))
+        let c = self.child_seen(d, view, name).ok_or(Errno::ENOENT)?;
+        Ok(self.stat_of(c, Some(view)))
     }
 
-    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
-        // §5 readdir: max, then live, then directory
+    fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+        // §5, §10 readdir: max, view, then live and visible, then directory
         if max == 0 || max > self.limits.max_readdir {
             return Err(Errno::EINVAL);
         }
-        let d = self.find_live(dir).ok_or(Errno::ENOENT)?;
+        self.live_view(view)?;
+        let d = self
+            .find_live(dir)
+            .filter(|&d| self.visible(d, view))
+            .ok_or(Errno::ENOENT)?;
         if !self.is_dir(d) {
             return Err(Errno::ENOTDIR);
         }
         let entries: Vec<DirEntry> = self
             .children(d)
+            .filter(|&c| self.visible(c, view))
             .map(|c| self.node(c))
             .filter(|n| n.ino >= pos)
             .take(max)
@@ -1096,9 +1109,9 @@ impl PseudoFs for Oracle {
         Ok(())
     }
 
-    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
-        // §7 open: path errors; a directory → EISDIR
-        let i = self.lookup_path(path)?;
+    fn open_in(&mut self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
+        // §7, §10 open: path errors, the view, resolution; a directory → EISDIR
+        let i = self.lookup_in(view, path)?;
         if self.is_dir(i) {
             return Err(Errno::EISDIR);
         }
@@ -1163,13 +1176,14 @@ impl PseudoFs for Oracle {
         Ok(())
     }
 
-    fn chmod(&mut self, path: &[u8], mode: Mode) -> Result<(), Errno> {
-        // §12 chmod: path syntax, mode, resolution, symlink
+    fn chmod_in(&mut self, view: View, path: &[u8], mode: Mode) -> Result<(), Errno> {
+        // §12 chmod: path syntax, mode, view, resolution, symlink
         let comps = split_path(path)?;
         if mode > 0o777 {
             return Err(Errno::EINVAL);
         }
-        let i = self.resolve(&comps)?;
+        self.live_view(view)?;
+        let i = self.resolve(view, &comps)?;
         if matches!(self.node(i).body, Body::Symlink(_)) {
             return Err(Errno::EINVAL);
         }
@@ -1177,13 +1191,14 @@ impl PseudoFs for Oracle {
         Ok(())
     }
 
-    fn chown(&mut self, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
-        // §12 chown: path syntax, ids, resolution; any kind
+    fn chown_in(&mut self, view: View, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
+        // §12 chown: path syntax, ids, view, resolution; any kind
         let comps = split_path(path)?;
         if uid == u32::MAX || gid == u32::MAX {
             return Err(Errno::EINVAL);
         }
-        let i = self.resolve(&comps)?;
+        self.live_view(view)?;
+        let i = self.resolve(view, &comps)?;
         let n = self.node_mut(i);
         n.uid = uid;
         n.gid = gid;
@@ -1226,7 +1241,8 @@ impl PseudoFs for Oracle {
         self.check_implicit()?;
         self.check_sources()?;
         self.check_snapshots()?;
-        self.check_modes()
+        self.check_modes()?;
+        self.check_namespaces()
     }
 
     fn dump(&self) -> String {
@@ -1241,14 +1257,15 @@ impl PseudoFs for Oracle {
             stack.extend(self.children(i));
             stack[mark..].reverse();
             let n = self.node(i);
+            let ns = n.tag.map(|k| format!(" ns={k}")).unwrap_or_default();
             let _ = write!(
                 out,
-                "entry {} {} ino={} nlink={} size={} mode={:04o} uid={} gid={} owner={}",
+                "entry {} {}{ns} ino={} nlink={} size={} mode={:04o} uid={} gid={} owner={}",
                 self.path_of(i),
                 n.body.kind().word(),
                 n.ino,
-                self.nlink(i),
-                self.size(i),
+                self.nlink(i, None),
+                self.size(i, None),
                 n.mode,
                 n.uid,
                 n.gid,
@@ -1260,7 +1277,8 @@ impl PseudoFs for Oracle {
             let _ = writeln!(out, " perm={} open={}", u8::from(n.permanent), n.open_refs);
         }
         for h in &self.headers {
-            let _ = write!(out, "header {} dir=", h.id);
+            let ns = h.ns.map(|k| format!(" ns={k}")).unwrap_or_default();
+            let _ = write!(out, "header {}{ns} dir=", h.id);
             match self.find_live(Oracle::header_dir(h)) {
                 Some(d) => out.push_str(&self.path_of(d)),
                 None => out.push('?'),
@@ -1290,8 +1308,9 @@ impl PseudoFs for Oracle {
                 h.pos,
             );
         }
-        // §10: namespace 0 is the only one this oracle has; it is always live, owned by 0/0.
-        out.push_str("ns 0 uid=0 gid=0\n");
+        for n in &self.namespaces {
+            let _ = writeln!(out, "ns {} uid={} gid={}", n.id, n.uid, n.gid);
+        }
         let mut sources: Vec<&Source> = self.sources.iter().collect();
         sources.sort_by(|a, b| a.name.cmp(&b.name));
         for src in sources {
@@ -1311,8 +1330,8 @@ impl PseudoFs for Oracle {
         let s = self.stats();
         let _ = writeln!(
             out,
-            "next ino={} header={} handle={} ns=1",
-            self.next_ino, self.next_header, self.next_handle
+            "next ino={} header={} handle={} ns={}",
+            self.next_ino, self.next_header, self.next_handle, self.next_ns
         );
         let _ = writeln!(
             out,
@@ -1320,6 +1339,108 @@ impl PseudoFs for Oracle {
             s.live, s.allocated, s.headers, s.handles
         );
         out
+    }
+}
+
+impl Oracle {
+    /// `register` (`ns` `None`) and `register_ns` (§4, §10): every check, then the change.
+    fn register_tagged(
+        &mut self,
+        ns: Option<NsId>,
+        dir: &[u8],
+        table: &[Row],
+    ) -> Result<HeaderId, Errno> {
+        // §4 register, check 1: dir_path syntax; 2–4 the table
+        let comps = split_path(dir)?;
+        self.check_table(table)?;
+        // §10: register_ns's namespace must be live
+        if let Some(k) = ns {
+            self.live_view(k)?;
+        }
+        let (mut cur, existing, found) = self.check_table_dir(ns, &comps, table)?;
+        let missing = &comps[found..];
+        let id = self.next_header;
+
+        // All checks passed: create implicit directories outermost first, then rows.
+        let mut path = existing;
+        for comp in missing {
+            cur = self.attach_new(cur, comp, Body::Dir, Owner::Implicit, ns);
+            path.push(self.node(cur).ino);
+        }
+        let mut rows = Vec::new();
+        for row in table {
+            let (body, is_dir) = match &row.kind {
+                RowKind::File(c) => (Body::File(c.as_slice().into()), false),
+                RowKind::Dir => (Body::Dir, true),
+                RowKind::Gen(src) => (Body::Generated(src.as_slice().into()), false),
+            };
+            let idx = self.attach_new(cur, &row.name, body, Owner::Header(id), ns);
+            if let Some(mode) = row.mode {
+                self.node_mut(idx).mode = mode;
+            }
+            rows.push(HeaderRow {
+                name: row.name.as_slice().into(),
+                ino: self.node(idx).ino,
+                is_dir,
+            });
+        }
+        // Every directory on the path gets hrefs + 1: that is, the header is now live.
+        self.headers.push(Header {
+            id,
+            ns,
+            path: path.into(),
+            rows: rows.into(),
+        });
+        self.next_header = id + 1;
+        Ok(id)
+    }
+
+    fn unregister_header(&mut self, header: HeaderId) -> Result<(), Errno> {
+        // §4 unregister, check 1: unknown or already unregistered
+        let pos = self
+            .headers
+            .iter()
+            .position(|h| h.id == header)
+            .ok_or(Errno::ENOENT)?;
+        let rows: Vec<(usize, bool)> = self.headers[pos]
+            .rows
+            .iter()
+            .filter_map(|r| self.find_live(r.ino).map(|i| (i, r.is_dir)))
+            .collect();
+        // 2. any dir row with hrefs > 0 (all rows first)
+        if rows.iter().any(|&(i, d)| d && self.hrefs(i) > 0) {
+            return Err(Errno::EBUSY);
+        }
+        // 3. any dir row with children
+        if rows
+            .iter()
+            .any(|&(i, d)| d && self.children(i).next().is_some())
+        {
+            return Err(Errno::ENOTEMPTY);
+        }
+        // Remove the rows (an open row file stays allocated until its last close).
+        for &(i, _) in &rows {
+            self.detach(i);
+            self.discard(i);
+        }
+        // The header dies: every directory on its path loses one href.
+        let h = self.headers.remove(pos);
+        // Innermost first: an implicit directory whose hrefs reached 0 is removed if empty,
+        // else it becomes explicit.
+        for &ino in h.path.iter().rev() {
+            let Some(i) = self.find_live(ino) else {
+                continue;
+            };
+            if self.node(i).owner == Owner::Implicit && self.hrefs(i) == 0 {
+                if self.children(i).next().is_none() {
+                    self.detach(i);
+                    self.discard(i);
+                } else {
+                    self.node_mut(i).owner = Owner::Explicit;
+                }
+            }
+        }
+        Ok(())
     }
 }
 

@@ -417,6 +417,7 @@ fn lookup_at_check_order() {
 fn readdir_pages_and_positions() {
     let lim = Limits {
         max_readdir: 3,
+        max_namespaces: 65_536,
         ..Limits::default()
     };
     let mut o = Oracle::with_limits(lim);

@@ -147,6 +147,7 @@ fn random_walks_tiny_limits() {
         max_content: 3,
         max_table_rows: 1,
         max_readdir: 2,
+        max_namespaces: 65_536,
     };
     for seed in 1..=20u64 {
         let _ = run(seed.wrapping_mul(0x2545_f491_4f6c_dd1d), 600, limits);
@@ -160,6 +161,7 @@ fn zero_limits_never_panic() {
         max_content: 0,
         max_table_rows: 0,
         max_readdir: 0,
+        max_namespaces: 65_536,
     };
     let mut o = Oracle::with_limits(limits);
     assert!(o.mkdir(b"a").is_err());

@@ -26,7 +26,7 @@ impl Tree {
     /// assert_eq!(t.stat_ino(f), Err(Errno::ENOENT));
     /// ```
     pub fn stat_ino(&self, ino: Ino) -> Result<Stat, Errno> {
-        Ok(self.stat_slot(self.reachable_slot(ino)?))
+        Ok(self.stat_slot(self.reachable_slot(ino)?, Some(0)))
     }
 
     /// The inode of the directory holding `ino`; the root's parent is the root.
@@ -102,8 +102,11 @@ impl Tree {
         }
     }
 
+    /// A reachable slot visible in view 0 (the view these inode-addressed reads serve).
     fn reachable_slot(&self, ino: Ino) -> Result<ArenaIndex, Errno> {
-        self.slot_of_ino(ino).ok_or(Errno::ENOENT)
+        self.slot_of_ino(ino)
+            .filter(|&s| self.visible(s, 0))
+            .ok_or(Errno::ENOENT)
     }
 }
 
@@ -149,7 +152,7 @@ impl Tree {
         let slot = self.handles.get(&handle).ok_or(Errno::EBADF)?.slot;
         let e = self.entry(slot);
         if e.reachable() {
-            return Ok(self.stat_slot(slot));
+            return Ok(self.stat_slot(slot, Some(0)));
         }
         let size = match &e.body {
             Body::File(c) | Body::Symlink(c) => content_len(c) as u64,
@@ -160,6 +163,7 @@ impl Tree {
         Ok(Stat {
             ino: e.ino,
             kind: e.body.kind(),
+            ns: self.tag_of(slot),
             nlink: 0,
             size,
             mode: a.mode,

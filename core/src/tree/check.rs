@@ -9,7 +9,8 @@ use smallvec::{smallvec, SmallVec};
 use super::dump::path_of;
 use super::entry::Entry;
 use super::{Body, Dir, Tree, ROOT_SLOT};
-use crate::types::{InvariantViolation, Kind, Owner, MAX_MODE, NO_ID};
+use crate::children::Children;
+use crate::types::{InvariantViolation, Kind, NsId, Owner, MAX_MODE, NO_ID};
 
 /// `violation!(invariant, "format", args...)`: invariant `invariant` is broken, the detail
 /// formatted like `format!`'s arguments.
@@ -57,9 +58,71 @@ pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     check_leaks(t, &walk)?;
     check_indexes(t, &walk)?;
     check_headers(t, &walk)?;
+    check_namespaces(t, &walk)?;
     check_sources(t)?;
     check_handles(t)?;
     check_attrs(t)
+}
+
+/// Invariants 9 and 10: namespaces live and counted below `next_ns`, 0 among them; a header's
+/// rows carry its tag and its namespace lists it; every reachable entry tagged k ≥ 1 is a row
+/// of a live header of k or an implicit directory a header holds, and never permanent.
+fn check_namespaces(t: &Tree, w: &Walk) -> Result<(), InvariantViolation> {
+    ensure!(t.namespaces.contains_key(&0), 9, "namespace 0 is not live");
+    if let Some((&last, _)) = t.namespaces.last_key_value() {
+        ensure!(
+            last < t.next_ns,
+            9,
+            "ns {last} is not below next_ns {}",
+            t.next_ns
+        );
+    }
+    for (id, h) in &t.headers {
+        if let Some(k) = h.ns {
+            let listed = t.namespaces.get(&k).is_some_and(|n| n.headers.contains(id));
+            ensure!(
+                listed,
+                9,
+                "header {id} of ns {k}: the namespace does not list it"
+            );
+        }
+        for &r in &h.rows {
+            ensure!(
+                t.tag_of(r) == h.ns,
+                9,
+                "header {id}: a row not tagged {:?}",
+                h.ns
+            );
+        }
+    }
+    for (k, n) in &t.namespaces {
+        for id in &n.headers {
+            let ok = t.headers.get(id).is_some_and(|h| h.ns == Some(*k));
+            ensure!(
+                ok,
+                9,
+                "ns {k} lists header {id}, not a live header of its own"
+            );
+        }
+    }
+    for (&slot, &k) in &t.tags {
+        let e = entry(t, slot).ok_or_else(|| violation!(9, "a tag on free slot {slot}"))?;
+        if k == 0 || !w.is_reachable(slot) {
+            continue;
+        }
+        let governed = match e.owner() {
+            Owner::Header(h) => t.headers.get(&h).is_some_and(|h| h.ns == Some(k)),
+            Owner::Implicit => w.hrefs.contains_key(&slot),
+            Owner::Explicit => false,
+        };
+        ensure!(
+            governed && !e.permanent(),
+            10,
+            "{}: tagged {k} but not a row or held implicit directory of it",
+            path_of(t, slot)
+        );
+    }
+    Ok(())
 }
 
 /// Invariant 11: a valid cache equals a fresh rendering, builds ≤ generation + 1, every
@@ -150,7 +213,7 @@ fn check_attrs(t: &Tree) -> Result<(), InvariantViolation> {
             a.gid
         );
         ensure!(
-            (a.mode, a.uid, a.gid) != (kind.default_mode(), 0, 0),
+            *a != t.default_attrs(slot),
             13,
             "ino {}: default attributes kept in the side table",
             e.ino
@@ -215,33 +278,46 @@ fn check_dir(
     stack: &mut SmallVec<[u32; INLINE_STACK]>,
 ) -> Result<(), InvariantViolation> {
     let path = || path_of(t, slot);
-    d.children
-        .check()
-        .map_err(|msg| violation!(1, "{}: {msg}", path()))?;
-    let (mut subdirs, mut name_bytes, mut count) = (0u64, 0u64, 0usize);
-    for (ino, child) in d.children.iter() {
-        let c = check_child(t, slot, d, ino, child)?;
-        subdirs += u64::from(matches!(c.body, Body::Dir(_)));
-        name_bytes += c.name.len() as u64;
-        count += 1;
-        stack.push(child);
+    let sets = std::iter::once((None, &d.children, d.subdirs, d.name_bytes)).chain(
+        d.tagged_iter()
+            .map(|(k, s)| (Some(k), &s.children, s.subdirs, s.name_bytes)),
+    );
+    for (tag, children, want_subdirs, want_bytes) in sets {
+        if let Some(k) = tag {
+            ensure!(!children.is_empty(), 1, "{}: empty set of ns {k}", path());
+            let parent_tag = t.tag_of(slot);
+            ensure!(
+                parent_tag.is_none_or(|p| p == k),
+                9,
+                "{}: a child tagged {k} in a directory tagged {parent_tag:?}",
+                path()
+            );
+        }
+        children
+            .check()
+            .map_err(|msg| violation!(1, "{}: {msg}", path()))?;
+        let (mut subdirs, mut name_bytes) = (0u64, 0u64);
+        for (ino, child) in children.iter() {
+            let c = check_child(t, slot, tag, children, ino, child)?;
+            subdirs += u64::from(matches!(c.body, Body::Dir(_)));
+            name_bytes += c.name.len() as u64;
+            stack.push(child);
+        }
+        ensure!(
+            subdirs == want_subdirs,
+            2,
+            "{}: nlink {} (tag {tag:?}), counted {}",
+            path(),
+            2 + want_subdirs,
+            2 + subdirs
+        );
+        ensure!(
+            name_bytes == want_bytes,
+            7,
+            "{}: listing size counter says {want_bytes} name bytes (tag {tag:?}), counted {name_bytes}",
+            path()
+        );
     }
-    ensure!(
-        subdirs == d.subdirs,
-        2,
-        "{}: nlink {}, counted {}",
-        path(),
-        2 + d.subdirs,
-        2 + subdirs
-    );
-    ensure!(
-        name_bytes == d.name_bytes && count == d.children.len(),
-        7,
-        "{}: listing size counters say {} children / {} name bytes, counted {count} / {name_bytes}",
-        path(),
-        d.children.len(),
-        d.name_bytes
-    );
     if let Some((generation, text)) = &d.listing_cache {
         ensure!(
             *generation != d.generation || **text == *t.render(slot),
@@ -257,7 +333,8 @@ fn check_dir(
 fn check_child<'t>(
     t: &'t Tree,
     slot: u32,
-    d: &Dir,
+    tag: Option<NsId>,
+    set: &Children,
     ino: u64,
     child: u32,
 ) -> Result<&'t Entry, InvariantViolation> {
@@ -272,12 +349,32 @@ fn check_child<'t>(
         c.ino,
         c.parent
     );
-    // 1 (names unique) and 4 (the name index finds every reachable entry) at once, without a
-    // set of names: the index answers one slot per (parent, name), so of two children with
-    // one name at most one can be the answer.
-    if t.child(slot, &c.name) != Some(child) {
-        let twin = d
-            .children
+    ensure!(
+        t.tag_of(child) == tag,
+        4,
+        "{}: ino {ino} is in the set of tag {tag:?} but tagged {:?}",
+        path(),
+        t.tag_of(child)
+    );
+    if let Some(k) = tag {
+        ensure!(
+            t.namespaces.contains_key(&k),
+            9,
+            "ino {ino} is tagged with ns {k}, which is not live"
+        );
+        ensure!(
+            t.child_tagged(slot, None, &c.name).is_none(),
+            1,
+            "{}: name {:?} held by a shared child and one of ns {k}",
+            path(),
+            String::from_utf8_lossy(&c.name)
+        );
+    }
+    // 1 (names unique per tag) and 4 (the name index finds every reachable entry) at once,
+    // without a set of names: the index answers one slot per (parent, tag, name), so of two
+    // children of one set with one name at most one can be the answer.
+    if t.child_tagged(slot, tag, &c.name) != Some(child) {
+        let twin = set
             .iter()
             .any(|(_, s)| s != child && entry(t, s).is_some_and(|o| *o.name == *c.name));
         ensure!(
@@ -707,7 +804,7 @@ mod tests {
         let mut t = fixture();
         let f = slot(&t, b"/a/f");
         let a = slot(&t, b"/a");
-        let h = name_hash(a, b"f");
+        let h = name_hash(a, None, b"f");
         t.by_name.find_entry(h, |&s| s == f).unwrap().remove();
         broken_as(&t, 4);
     }
@@ -760,11 +857,14 @@ mod tests {
         let sub = slot(&t, b"/a/sub");
         let a = slot(&t, b"/a");
         t.by_name
-            .find_entry(name_hash(a, b"sub"), |&s| s == sub)
+            .find_entry(name_hash(a, None, b"sub"), |&s| s == sub)
             .unwrap()
             .remove();
-        t.by_name
-            .insert_unique(name_hash(a, b"elsewhere"), sub, name_rehasher(&t.entries));
+        t.by_name.insert_unique(
+            name_hash(a, None, b"elsewhere"),
+            sub,
+            name_rehasher(&t.entries, &t.tags),
+        );
         assert!(broken_as(&t, 4).contains("not found by name"));
     }
 

@@ -84,7 +84,7 @@ pub(super) fn dump(tree: &Tree) -> String {
     push_entries(&mut out, tree);
     push_headers(&mut out, tree);
     push_handles(&mut out, tree);
-    push_namespaces(&mut out);
+    push_namespaces(&mut out, tree);
     push_sources(&mut out, tree);
     push_counters(&mut out, tree);
     into_string(out)
@@ -115,7 +115,15 @@ fn push_entries(out: &mut Vec<u8>, tree: &Tree) {
         push_entry_fields(out, tree, slot);
         if let Body::Dir(d) = &e.body {
             let mark = stack.len();
-            stack.extend(d.children.iter().map(|(_, s)| (s, at, len)));
+            if d.tagged.is_empty() {
+                stack.extend(d.children.iter().map(|(_, s)| (s, at, len)));
+            } else {
+                stack.extend(
+                    d.all_children_sorted()
+                        .into_iter()
+                        .map(|(_, s)| (s, at, len)),
+                );
+            }
             stack[mark..].reverse();
         }
     }
@@ -123,9 +131,13 @@ fn push_entries(out: &mut Vec<u8>, tree: &Tree) {
 
 /// The rest of an `entry` line after the path: ` dir ino=… nlink=… … open=…\n`.
 fn push_entry_fields(out: &mut Vec<u8>, tree: &Tree, slot: u32) {
-    let st = tree.stat_slot(slot);
+    let st = tree.stat_slot(slot, None);
     out.push(b' ');
     out.extend_from_slice(st.kind.word().as_bytes());
+    if let Some(k) = st.ns {
+        out.extend_from_slice(b" ns=");
+        push_num(out, k);
+    }
     for (word, n) in [
         (&b" ino="[..], st.ino),
         (b" nlink=", st.nlink),
@@ -167,6 +179,10 @@ fn push_headers(out: &mut Vec<u8>, tree: &Tree) {
     for (&id, h) in &tree.headers {
         out.extend_from_slice(b"header ");
         push_num(out, id);
+        if let Some(k) = h.ns {
+            out.extend_from_slice(b" ns=");
+            push_num(out, k);
+        }
         out.extend_from_slice(b" dir=");
         push_path(out, tree, h.target);
         out.extend_from_slice(b" rows=");
@@ -233,9 +249,19 @@ fn push_mode(out: &mut Vec<u8>, mode: u32) {
     }
 }
 
-/// The `ns` lines: namespace 0, the initial one, always live and owned by 0/0.
-fn push_namespaces(out: &mut Vec<u8>) {
-    out.extend_from_slice(b"ns 0 uid=0 gid=0\n");
+/// One `ns` line per live namespace, ascending (0 first).
+fn push_namespaces(out: &mut Vec<u8>, tree: &Tree) {
+    for (&k, n) in &tree.namespaces {
+        for (word, v) in [
+            (&b"ns "[..], k),
+            (b" uid=", u64::from(n.uid)),
+            (b" gid=", u64::from(n.gid)),
+        ] {
+            out.extend_from_slice(word);
+            push_num(out, v);
+        }
+        out.push(b'\n');
+    }
 }
 
 /// One `source` line per source, by name, each followed by its `item` lines in order.
@@ -270,7 +296,7 @@ fn push_counters(out: &mut Vec<u8>, tree: &Tree) {
         (&b"next ino="[..], tree.next_ino),
         (b" header=", tree.next_header),
         (b" handle=", tree.next_handle),
-        (b" ns=", 1),
+        (b" ns=", tree.next_ns),
         (b"\nstats live=", s.live),
         (b" allocated=", s.allocated),
         (b" headers=", s.headers),

@@ -21,6 +21,7 @@ mod check;
 mod dump;
 mod entry;
 mod source;
+mod tags;
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hasher};
@@ -33,13 +34,14 @@ use crate::children::Children;
 use crate::path::{validate_name, Path};
 use crate::spec::PseudoFs;
 use crate::types::{
-    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, Owner,
-    ReadDirPage, Row, RowKind, Stat, Stats, MAX_MODE, NO_ID, ROOT_INO,
+    DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, NsId,
+    Owner, ReadDirPage, Row, RowKind, Stat, Stats, View, MAX_MODE, NO_ID, ROOT_INO,
 };
 use entry::{
     content, content_len, content_shared, Body, Entry, OwnerWord, HEADER_ID_LIMIT, UNLINKED,
 };
 use source::Sources;
+use tags::{Namespace, TagSet};
 
 /// A position in the entry arena (`Tree::entries`); "slot" in names below means one.
 type ArenaIndex = u32;
@@ -50,12 +52,16 @@ const MAX_ALLOCATED: u64 = ArenaIndex::MAX as u64;
 
 #[derive(Debug, Default)]
 struct Dir {
+    /// The shared children (every child, in a tree without namespaces).
     children: Children,
-    /// Live child directories. Invariant: equals a fresh count (nlink = 2 + subdirs).
+    /// Live shared child directories. Invariant: equals a fresh count.
     subdirs: u64,
-    /// Sum of the live children's name lengths: a listing of this directory is
+    /// Sum of the live shared children's name lengths: a listing of this directory is
     /// `3 * children + name_bytes` bytes long.
     name_bytes: u64,
+    /// Each namespace's children, for the namespaces that have some here (§10). Invariant:
+    /// no empty set in it.
+    tagged: BTreeMap<NsId, TagSet>,
     /// Live headers whose directory path passes through or ends here (root: always 0).
     hrefs: u64,
     /// Live headers with an empty table ending here: > 0 makes this a mount point.
@@ -68,6 +74,8 @@ struct Dir {
 
 #[derive(Debug)]
 struct Header {
+    /// The namespace of a `register_ns` header; `None` for a shared one.
+    ns: Option<NsId>,
     /// The directories of its path, outermost first, root excluded; each holds one href.
     dirs: Vec<ArenaIndex>,
     /// The final directory (may be the root).
@@ -134,6 +142,11 @@ pub struct Tree {
     /// never an entry equal to the defaults' (so `free_slot` and `set_attrs` keep it small).
     attrs: HashMap<ArenaIndex, Attrs, FxBuildHasher>,
     sources: Sources,
+    /// The tag of every allocated tagged slot (§10); a slot not here is shared.
+    tags: HashMap<ArenaIndex, NsId, FxBuildHasher>,
+    /// Live namespaces, 0 included.
+    namespaces: BTreeMap<NsId, Namespace>,
+    next_ns: NsId,
     next_ino: Ino,
     next_header: HeaderId,
     next_handle: HandleId,
@@ -143,18 +156,31 @@ pub struct Tree {
     allocated: u64,
 }
 
-fn name_hash(parent: ArenaIndex, name: &[u8]) -> u64 {
+/// The name index's key: (parent, tag, name); a shared entry's hashes as (parent, name).
+fn name_hash(parent: ArenaIndex, tag: Option<NsId>, name: &[u8]) -> u64 {
     let mut h = FxBuildHasher.build_hasher();
     h.write_u32(parent);
+    if let Some(k) = tag {
+        h.write_u64(k);
+    }
     h.write(name);
     h.finish()
 }
 
-/// The hasher `by_name` needs to move its slots: the key is read back from the arena.
-fn name_rehasher(entries: &[Option<Entry>]) -> impl Fn(&ArenaIndex) -> u64 + '_ {
+/// The hasher `by_name` needs to move its slots: the key is read back from the arena (and
+/// the tag from the side table).
+fn name_rehasher<'t>(
+    entries: &'t [Option<Entry>],
+    tags: &'t HashMap<ArenaIndex, NsId, FxBuildHasher>,
+) -> impl Fn(&ArenaIndex) -> u64 + 't {
     move |&s| {
         let e = entries[s as usize].as_ref().expect("indexed slot is free");
-        name_hash(e.parent, &e.name)
+        let tag = if tags.is_empty() {
+            None
+        } else {
+            tags.get(&s).copied()
+        };
+        name_hash(e.parent, tag, &e.name)
     }
 }
 
@@ -229,16 +255,6 @@ impl Tree {
         }
     }
 
-    fn child(&self, parent: ArenaIndex, name: &[u8]) -> Option<ArenaIndex> {
-        let entries = &self.entries;
-        self.by_name
-            .find(name_hash(parent, name), |&s| {
-                let e = entries[s as usize].as_ref().expect("indexed slot is free");
-                e.parent == parent && &*e.name == name
-            })
-            .copied()
-    }
-
     fn slot_of_ino(&self, ino: Ino) -> Option<ArenaIndex> {
         self.dir_slot_of_ino(ino)
             .or_else(|| self.files_by_ino.get(ino))
@@ -256,32 +272,46 @@ impl Tree {
 
     // ----- resolution ---------------------------------------------------------------------
 
-    /// Walks a parsed path from the root (ENOENT / ENOTDIR).
-    fn resolve(&self, path: Path<'_>) -> Result<ArenaIndex, Errno> {
+    /// Walks a parsed path from the root through the entries visible in `view` (ENOENT /
+    /// ENOTDIR).
+    fn resolve(&self, view: View, path: Path<'_>) -> Result<ArenaIndex, Errno> {
         let mut cur = ROOT_SLOT;
         for name in path.components() {
             if self.dir(cur).is_none() {
                 return Err(Errno::ENOTDIR);
             }
-            cur = self.child(cur, name).ok_or(Errno::ENOENT)?;
+            cur = self.child_visible(cur, view, name).ok_or(Errno::ENOENT)?;
         }
         Ok(cur)
     }
 
+    /// Path syntax, then resolution in view 0 (the structural ops').
     fn resolve_bytes(&self, path: &[u8]) -> Result<ArenaIndex, Errno> {
-        self.resolve(Path::parse(path)?)
+        self.resolve(0, Path::parse(path)?)
+    }
+
+    /// Path syntax, the view, then resolution in it.
+    fn resolve_in(&self, view: View, path: &[u8]) -> Result<ArenaIndex, Errno> {
+        let path = Path::parse(path)?;
+        self.check_view(view)?;
+        self.resolve(view, path)
     }
 
     /// The parent directory and name for a creation at `path` (checks 3–6 of §4 creation,
-    /// except the entry limit).
+    /// except the entry limit), resolved in view 0: in a shared directory a name held by a
+    /// child of any tag is taken (§10's order rule).
     fn creation_target<'p>(&self, path: Path<'p>) -> Result<(ArenaIndex, &'p [u8]), Errno> {
         let (parent_path, name) = path.split_last().ok_or(Errno::EEXIST)?;
-        let parent = self.resolve(parent_path)?;
+        let parent = self.resolve(0, parent_path)?;
         let dir = self.dir(parent).ok_or(Errno::ENOTDIR)?;
         if dir.mounts > 0 {
             return Err(Errno::EROFS);
         }
-        if self.child(parent, name).is_some() {
+        let taken = match self.tag_of(parent) {
+            None => self.name_taken_by_any(parent, name),
+            Some(k) => self.child_visible(parent, k, name).is_some(),
+        };
+        if taken {
             return Err(Errno::EEXIST);
         }
         Ok((parent, name))
@@ -305,6 +335,7 @@ impl Tree {
         name: &[u8],
         owner: Owner,
         body: NewBody<'_>,
+        tag: Option<NsId>,
     ) -> ArenaIndex {
         if self.by_name.len() == self.by_name.capacity() {
             // Before the new entry is in the arena: the rebuild indexes what is there.
@@ -333,9 +364,15 @@ impl Tree {
                 s
             }
         };
+        if let Some(k) = tag {
+            self.tags.insert(slot, k);
+        }
         let entries = &self.entries;
-        self.by_name
-            .insert_unique(name_hash(parent, name), slot, name_rehasher(entries));
+        self.by_name.insert_unique(
+            name_hash(parent, tag, name),
+            slot,
+            name_rehasher(entries, &self.tags),
+        );
         if is_dir {
             let rehash_ino =
                 |&s: &ArenaIndex| ino_hash(entries[s as usize].as_ref().expect("free").ino);
@@ -345,9 +382,19 @@ impl Tree {
             self.files_by_ino.push(ino, slot);
         }
         let d = self.dir_mut(parent);
-        d.children.push(ino, slot);
-        d.subdirs += u64::from(is_dir);
-        d.name_bytes += name.len() as u64;
+        match tag {
+            None => {
+                d.children.push(ino, slot);
+                d.subdirs += u64::from(is_dir);
+                d.name_bytes += name.len() as u64;
+            }
+            Some(k) => {
+                let set = d.tagged.entry(k).or_default();
+                set.children.push(ino, slot);
+                set.subdirs += u64::from(is_dir);
+                set.name_bytes += name.len() as u64;
+            }
+        }
         d.generation += 1;
         self.live += 1;
         self.allocated += 1;
@@ -362,7 +409,7 @@ impl Tree {
     /// the scan would cost more than the table walk, so hashbrown does it.
     fn grow_name_index(&mut self) {
         let entries = &self.entries;
-        let rehash = name_rehasher(entries);
+        let rehash = name_rehasher(entries, &self.tags);
         let len = self.by_name.len();
         if len.saturating_mul(2) < entries.len() {
             #[cfg(feature = "thresholds")]
@@ -377,7 +424,8 @@ impl Tree {
         for (s, e) in entries.iter().enumerate().skip(ROOT_SLOT as usize + 1) {
             if let Some(e) = e.as_ref().filter(|e| e.reachable()) {
                 let slot = s as ArenaIndex;
-                grown.insert_unique(name_hash(e.parent, &e.name), slot, &rehash);
+                let tag = self.tags.get(&slot).copied();
+                grown.insert_unique(name_hash(e.parent, tag, &e.name), slot, &rehash);
             }
         }
         debug_assert_eq!(grown.len(), len, "by_name disagrees with the arena");
@@ -392,11 +440,27 @@ impl Tree {
             let e = self.entry(slot);
             (e.parent, e.ino, e.body.kind() == Kind::Dir, e.name.len())
         };
+        let tag = self.tag_of(slot);
         let d = self.dir_mut(parent);
-        let removed = d.children.remove(ino);
-        debug_assert!(removed, "unlinking an entry its parent does not hold");
-        d.subdirs -= u64::from(is_dir);
-        d.name_bytes -= name_len as u64;
+        match tag {
+            None => {
+                let removed = d.children.remove(ino);
+                debug_assert!(removed, "unlinking an entry its parent does not hold");
+                d.subdirs -= u64::from(is_dir);
+                d.name_bytes -= name_len as u64;
+            }
+            Some(k) => {
+                let sets = &mut d.tagged;
+                let set = sets.get_mut(&k).expect("a tagged child's set");
+                let removed = set.children.remove(ino);
+                debug_assert!(removed, "unlinking an entry its parent does not hold");
+                set.subdirs -= u64::from(is_dir);
+                set.name_bytes -= name_len as u64;
+                if set.children.is_empty() {
+                    sets.remove(&k);
+                }
+            }
+        }
         d.generation += 1;
         self.drop_from_indexes(slot);
     }
@@ -424,7 +488,7 @@ impl Tree {
     fn drop_from_name_index(&mut self, slot: ArenaIndex) {
         let hash = {
             let e = self.entry(slot);
-            name_hash(e.parent, &e.name)
+            name_hash(e.parent, self.tag_of(slot), &e.name)
         };
         match self.by_name.find_entry(hash, |&s| s == slot) {
             Ok(found) => {
@@ -449,16 +513,22 @@ impl Tree {
         if !self.attrs.is_empty() {
             self.attrs.remove(&slot);
         }
+        if !self.tags.is_empty() {
+            self.tags.remove(&slot);
+        }
         self.entries[slot as usize] = None;
         self.free.push(slot);
         self.allocated -= 1;
     }
 
-    /// Renders the listing of directory `dir` (§7), from scratch.
+    /// Renders the listing of directory `dir` (§7), from scratch: its shared children and
+    /// those of the directory's own tag (a listing has its directory's tag, and a tagged
+    /// directory's children all carry that tag).
     fn render(&self, dir: ArenaIndex) -> Vec<u8> {
         let d = self.dir(dir).expect("listing parent is a directory");
-        let mut out = Vec::with_capacity((3 * d.children.len() as u64 + d.name_bytes) as usize);
-        for (_, s) in d.children.iter() {
+        let (n, _, bytes) = d.counts_with(self.tag_of(dir));
+        let mut out = Vec::with_capacity((3 * n + bytes) as usize);
+        for (_, s) in d.merged_from(self.tag_of(dir), 0) {
             let e = self.entry(s);
             out.push(e.body.kind().letter() as u8);
             out.push(b'\t');
@@ -482,14 +552,23 @@ impl Tree {
         text
     }
 
-    fn stat_slot(&self, slot: ArenaIndex) -> Stat {
+    /// The stat of a reachable slot as `view` sees it (`None`: totals over every tag, as
+    /// the dump shows them).
+    fn stat_slot(&self, slot: ArenaIndex, view: Option<View>) -> Stat {
         let e = self.entry(slot);
         let (nlink, size) = match &e.body {
-            Body::Dir(d) => (2 + d.subdirs, d.children.len() as u64),
+            Body::Dir(d) => match view {
+                Some(v) => {
+                    let (n, subdirs, _) = d.counts_with(Some(v));
+                    (2 + subdirs, n)
+                }
+                None => (2 + d.total_subdirs(), d.total_len() as u64),
+            },
             Body::File(c) | Body::Symlink(c) => (1, content_len(c) as u64),
             Body::Listing => {
                 let d = self.dir(e.parent).expect("listing parent is a directory");
-                (1, 3 * d.children.len() as u64 + d.name_bytes)
+                let (n, _, bytes) = d.counts_with(self.tag_of(e.parent));
+                (1, 3 * n + bytes)
             }
             Body::Generated(src) => (1, self.sources.source(*src).len),
         };
@@ -497,6 +576,7 @@ impl Tree {
         Stat {
             ino: e.ino,
             kind: e.body.kind(),
+            ns: self.tag_of(slot),
             nlink,
             size,
             mode: a.mode,
@@ -512,21 +592,23 @@ impl Tree {
     fn attrs_of(&self, slot: ArenaIndex) -> Attrs {
         match self.attrs.get(&slot) {
             Some(a) => *a,
-            None => Attrs {
-                mode: self.entry(slot).body.kind().default_mode(),
-                uid: 0,
-                gid: 0,
-            },
+            None => self.default_attrs(slot),
+        }
+    }
+
+    /// The kind's mode, the owner of the entry's namespace (§12).
+    fn default_attrs(&self, slot: ArenaIndex) -> Attrs {
+        let (uid, gid) = self.ns_owner(self.tag_of(slot));
+        Attrs {
+            mode: self.entry(slot).body.kind().default_mode(),
+            uid,
+            gid,
         }
     }
 
     /// Sets a slot's mode and owner, keeping only non-default ones in the side table.
     fn set_attrs(&mut self, slot: ArenaIndex, a: Attrs) {
-        let default = Attrs {
-            mode: self.entry(slot).body.kind().default_mode(),
-            uid: 0,
-            gid: 0,
-        };
+        let default = self.default_attrs(slot);
         if a == default {
             self.attrs.remove(&slot);
         } else {
@@ -548,7 +630,8 @@ impl Tree {
         if let NewBody::Generated(src) = body {
             self.sources.room_for(src)?;
         }
-        let slot = self.insert(parent, name, Owner::Explicit, body);
+        let tag = self.tag_of(parent);
+        let slot = self.insert(parent, name, Owner::Explicit, body, tag);
         Ok(self.entry(slot).ino)
     }
 
@@ -615,20 +698,25 @@ impl Tree {
 
     /// Every check of `register`, in SPEC order, with `&self`: the plan it returns can be
     /// applied without failing, so a failed registration changes nothing.
+    /// `ns`: `None` for `register` (shared entries), `Some(k)` for `register_ns(k, …)`.
     fn plan_register<'p>(
         &self,
+        ns: Option<NsId>,
         components: &[&'p [u8]],
         table: &[Row],
     ) -> Result<RegisterPlan<'p>, Errno> {
         self.check_table(table)?;
-        let (existing, first_missing) = self.resolve_prefix(components)?;
+        if let Some(k) = ns {
+            self.check_view(k)?;
+        }
+        let (existing, first_missing) = self.resolve_prefix(ns, components)?;
         let target = existing.last().copied().unwrap_or(ROOT_SLOT);
         let missing = &components[first_missing..];
         let target_dir = self.dir(target).expect("resolved prefix is a directory");
         if (!missing.is_empty() || !table.is_empty()) && target_dir.mounts > 0 {
             return Err(Errno::EROFS);
         }
-        if missing.is_empty() && table.iter().any(|r| self.child(target, &r.name).is_some()) {
+        if missing.is_empty() && table.iter().any(|r| self.row_taken(ns, target, &r.name)) {
             return Err(Errno::EEXIST);
         }
         self.check_room(missing.len() as u64 + table.len() as u64)?;
@@ -637,7 +725,7 @@ impl Tree {
                 self.sources.room_for(src)?;
             }
         }
-        if table.is_empty() && missing.is_empty() && !target_dir.children.is_empty() {
+        if table.is_empty() && missing.is_empty() && !target_dir.is_empty_all() {
             return Err(Errno::EINVAL);
         }
         if self.next_header >= HEADER_ID_LIMIT {
@@ -677,30 +765,57 @@ impl Tree {
 
     /// The directories of the longest existing prefix of `components`, and the index of the
     /// first missing component (`ENOTDIR` if the prefix meets a non-directory).
-    fn resolve_prefix(&self, components: &[&[u8]]) -> Result<(Vec<ArenaIndex>, usize), Errno> {
+    /// A shared registration resolves among shared entries, and a first missing component
+    /// held by a tagged entry is `EEXIST` (§10 step 5a); `register_ns(k)` resolves in view k.
+    fn resolve_prefix(
+        &self,
+        ns: Option<NsId>,
+        components: &[&[u8]],
+    ) -> Result<(Vec<ArenaIndex>, usize), Errno> {
         let mut cur = ROOT_SLOT;
         let mut existing = Vec::with_capacity(components.len());
         for (i, name) in components.iter().enumerate() {
-            match self.child(cur, name) {
+            let found = match ns {
+                None => self.child_tagged(cur, None, name),
+                Some(k) => self.child_visible(cur, k, name),
+            };
+            match found {
                 Some(s) if self.dir(s).is_some() => {
                     existing.push(s);
                     cur = s;
                 }
                 Some(_) => return Err(Errno::ENOTDIR),
+                None if ns.is_none() && self.name_taken_by_any(cur, name) => {
+                    return Err(Errno::EEXIST)
+                }
                 None => return Ok((existing, i)),
             }
         }
         Ok((existing, components.len()))
     }
 
+    /// Whether a row name is taken in an existing final directory: by any child for a shared
+    /// table, by a child visible in k for `register_ns(k)`.
+    fn row_taken(&self, ns: Option<NsId>, dir: ArenaIndex, name: &[u8]) -> bool {
+        match ns {
+            None => self.name_taken_by_any(dir, name),
+            Some(k) => self.child_visible(dir, k, name).is_some(),
+        }
+    }
+
     /// Carries out a checked registration: nothing here can fail.
-    fn apply_register(&mut self, plan: RegisterPlan<'_>, table: &[Row]) -> HeaderId {
+    fn apply_register(
+        &mut self,
+        ns: Option<NsId>,
+        plan: RegisterPlan<'_>,
+        table: &[Row],
+    ) -> HeaderId {
         let id = self.next_header;
         self.next_header = id + 1;
         let mut dirs = plan.existing;
         let mut cur = plan.target;
         for name in plan.missing {
-            cur = self.insert(cur, name, Owner::Implicit, NewBody::Dir);
+            cur = self.insert(cur, name, Owner::Implicit, NewBody::Dir, ns);
             dirs.push(cur);
         }
         let rows = table
@@ -711,16 +826,10 @@ impl Tree {
                     RowKind::Dir => NewBody::Dir,
                     RowKind::Gen(src) => NewBody::Generated(src),
                 };
-                let slot = self.insert(cur, &r.name, Owner::Header(id), body);
+                let slot = self.insert(cur, &r.name, Owner::Header(id), body, ns);
                 if let Some(mode) = r.mode {
-                    self.set_attrs(
-                        slot,
-                        Attrs {
-                            mode,
-                            uid: 0,
-                            gid: 0,
-                        },
-                    );
+                    let a = self.default_attrs(slot);
+                    self.set_attrs(slot, Attrs { mode, ..a });
                 }
                 slot
             })
@@ -732,7 +841,19 @@ impl Tree {
             self.dir_mut(cur).mounts += 1;
         }
         let target = cur;
-        self.headers.insert(id, Header { dirs, target, rows });
+        self.headers.insert(
+            id,
+            Header {
+                ns,
+                dirs,
+                target,
+                rows,
+            },
+        );
+        if let Some(k) = ns {
+            let n = self.namespaces.get_mut(&k).expect("checked namespace");
+            n.headers.insert(id);
+        }
         id
     }
 
@@ -757,15 +878,31 @@ impl Tree {
         dir: Ino,
         pos: u64,
         max: usize,
+        f: impl FnMut(&[u8], Ino, Kind),
+    ) -> Result<u64, Errno> {
+        self.readdir_each_in(0, dir, pos, max, f)
+    }
+
+    /// [`Tree::readdir_each`] in view `view`: the shared children and `view`'s, merged.
+    pub fn readdir_each_in(
+        &self,
+        view: View,
+        dir: Ino,
+        pos: u64,
+        max: usize,
         mut f: impl FnMut(&[u8], Ino, Kind),
     ) -> Result<u64, Errno> {
         if max == 0 || max > self.limits.max_readdir {
             return Err(Errno::EINVAL);
         }
-        let d = self.slot_of_ino(dir).ok_or(Errno::ENOENT)?;
+        self.check_view(view)?;
+        let d = self
+            .slot_of_ino(dir)
+            .filter(|&s| self.visible(s, view))
+            .ok_or(Errno::ENOENT)?;
         let d = self.dir(d).ok_or(Errno::ENOTDIR)?;
         let mut next = pos;
-        for (ino, s) in d.children.iter_from(pos).take(max) {
+        for (ino, s) in d.merged_from(Some(view), pos).take(max) {
             let e = self.entry(s);
             f(&e.name, ino, e.body.kind());
             next = ino + 1;
@@ -797,6 +934,9 @@ impl PseudoFs for Tree {
             handles: BTreeMap::new(),
             attrs: HashMap::default(),
             sources: Sources::default(),
+            tags: HashMap::default(),
+            namespaces: BTreeMap::from([(0, Namespace::default())]),
+            next_ns: 1,
             next_ino: ROOT_INO + 1,
             next_header: 1,
             next_handle: 1,
@@ -840,8 +980,23 @@ impl PseudoFs for Tree {
     fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
         let path = Path::parse(dir)?;
         let components: Vec<&[u8]> = path.components().collect();
-        let plan = self.plan_register(&components, table)?;
-        Ok(self.apply_register(plan, table))
+        let plan = self.plan_register(None, &components, table)?;
+        Ok(self.apply_register(None, plan, table))
+    }
+
+    fn register_ns(&mut self, ns: NsId, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+        let path = Path::parse(dir)?;
+        let components: Vec<&[u8]> = path.components().collect();
+        let plan = self.plan_register(Some(ns), &components, table)?;
+        Ok(self.apply_register(Some(ns), plan, table))
+    }
+
+    fn ns_create(&mut self, uid: Id, gid: Id) -> Result<NsId, Errno> {
+        self.do_ns_create(uid, gid)
+    }
+
+    fn ns_destroy(&mut self, ns: NsId) -> Result<u64, Errno> {
+        self.do_ns_destroy(ns)
     }
 
     fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
@@ -850,10 +1005,13 @@ impl PseudoFs for Tree {
         if row_dirs().any(|d| d.hrefs > 0) {
             return Err(Errno::EBUSY);
         }
-        if row_dirs().any(|d| !d.children.is_empty()) {
+        if row_dirs().any(|d| !d.is_empty_all()) {
             return Err(Errno::ENOTEMPTY);
         }
         let h = self.headers.remove(&header).expect("header present");
+        if let Some(n) = h.ns.and_then(|k| self.namespaces.get_mut(&k)) {
+            n.headers.remove(&header);
+        }
         for &row in &h.rows {
             self.unlink(row);
         }
@@ -863,7 +1021,7 @@ impl PseudoFs for Tree {
         for &d in h.dirs.iter().rev() {
             let dir = self.dir_mut(d);
             dir.hrefs -= 1;
-            let (hrefs, empty) = (dir.hrefs, dir.children.is_empty());
+            let (hrefs, empty) = (dir.hrefs, dir.is_empty_all());
             if hrefs == 0 && self.entry(d).owner() == Owner::Implicit {
                 if empty {
                     self.unlink(d);
@@ -875,22 +1033,27 @@ impl PseudoFs for Tree {
         Ok(())
     }
 
-    fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
-        Ok(self.stat_slot(self.resolve_bytes(path)?))
+    fn stat_in(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
+        Ok(self.stat_slot(self.resolve_in(view, path)?, Some(view)))
     }
 
-    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+    fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
         validate_name(name)?;
-        let d = self.slot_of_ino(dir).ok_or(Errno::ENOENT)?;
+        self.check_view(view)?;
+        let d = self
+            .slot_of_ino(dir)
+            .filter(|&s| self.visible(s, view))
+            .ok_or(Errno::ENOENT)?;
         if self.dir(d).is_none() {
             return Err(Errno::ENOTDIR);
         }
-        Ok(self.stat_slot(self.child(d, name).ok_or(Errno::ENOENT)?))
+        let c = self.child_visible(d, view, name).ok_or(Errno::ENOENT)?;
+        Ok(self.stat_slot(c, Some(view)))
     }
 
-    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+    fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
         let mut entries = Vec::new();
-        let next_pos = self.readdir_each(dir, pos, max, |name, ino, kind| {
+        let next_pos = self.readdir_each_in(view, dir, pos, max, |name, ino, kind| {
             if entries.is_empty() {
                 // Room for a typical page at once, only once a child is known to come.
                 entries.reserve(max.min(256));
@@ -909,10 +1072,7 @@ impl PseudoFs for Tree {
         if slot == ROOT_SLOT {
             return Err(Errno::EBUSY);
         }
-        if self
-            .removable(slot)?
-            .is_some_and(|d| !d.children.is_empty())
-        {
+        if self.removable(slot)?.is_some_and(|d| !d.is_empty_all()) {
             return Err(Errno::ENOTEMPTY);
         }
         self.unlink(slot);
@@ -929,7 +1089,7 @@ impl PseudoFs for Tree {
         let mut i = 0;
         while i < subtree.len() {
             if let Some(d) = self.removable(subtree[i])? {
-                subtree.extend(d.children.iter().map(|(_, s)| s));
+                subtree.extend(d.all_children().map(|(_, s)| s));
             }
             i += 1;
         }
@@ -973,8 +1133,8 @@ impl PseudoFs for Tree {
         Ok(())
     }
 
-    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
-        let slot = self.resolve_bytes(path)?;
+    fn open_in(&mut self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
+        let slot = self.resolve_in(view, path)?;
         if self.dir(slot).is_some() {
             return Err(Errno::EISDIR);
         }
@@ -1037,12 +1197,13 @@ impl PseudoFs for Tree {
         Ok(())
     }
 
-    fn chmod(&mut self, path: &[u8], mode: Mode) -> Result<(), Errno> {
+    fn chmod_in(&mut self, view: View, path: &[u8], mode: Mode) -> Result<(), Errno> {
         let path = Path::parse(path)?;
         if mode > MAX_MODE {
             return Err(Errno::EINVAL);
         }
-        let slot = self.resolve(path)?;
+        self.check_view(view)?;
+        let slot = self.resolve(view, path)?;
         if self.entry(slot).body.kind() == Kind::Symlink {
             return Err(Errno::EINVAL);
         }
@@ -1051,12 +1212,13 @@ impl PseudoFs for Tree {
         Ok(())
     }
 
-    fn chown(&mut self, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
+    fn chown_in(&mut self, view: View, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
         let path = Path::parse(path)?;
         if uid == NO_ID || gid == NO_ID {
             return Err(Errno::EINVAL);
         }
-        let slot = self.resolve(path)?;
+        self.check_view(view)?;
+        let slot = self.resolve(view, path)?;
         let a = self.attrs_of(slot);
         self.set_attrs(slot, Attrs { uid, gid, ..a });
         Ok(())

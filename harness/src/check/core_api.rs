@@ -131,6 +131,7 @@ mod tests {
     fn agrees_on_a_tree_with_tombstones_and_a_mount_point() {
         let mut t = Tree::with_limits(Limits {
             max_readdir: 3,
+            max_namespaces: 65_536,
             ..Limits::default()
         });
         t.mkdir(b"/d").unwrap();

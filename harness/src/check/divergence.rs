@@ -315,7 +315,8 @@ fn outcome_class(o: &Outcome) -> String {
     match o {
         Outcome::Err(e) => format!("err {e}"),
         Outcome::Violation(v) => format!("violation {}", v.invariant),
-        Outcome::Ino(_) | Outcome::Unit => "ok".into(),
+        Outcome::Ino(_) | Outcome::Unit | Outcome::Destroyed(_) => "ok".into(),
+        Outcome::Ns(_) => "ok ns".into(),
         Outcome::Header(_) => "ok header".into(),
         Outcome::Handle(_) => "ok handle".into(),
         Outcome::Cursor(_) => "ok cursor".into(),

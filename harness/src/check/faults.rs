@@ -22,8 +22,8 @@ use std::collections::BTreeMap;
 
 use pdtree::PseudoFs;
 use pdtree::{
-    read_all, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, ReadDirPage, Row,
-    Stat, Stats,
+    read_all, Errno, HandleId, HeaderId, Ino, InvariantViolation, Kind, Limits, NsId, ReadDirPage,
+    Row, Stat, Stats, View,
 };
 
 /// One planted bug.
@@ -278,15 +278,21 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
         self.inner.unregister(header)
     }
 
-    fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
-        self.inner.stat(path).map(|s| self.patch_stat(s))
+    fn stat_in(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
+        self.inner.stat_in(view, path).map(|s| self.patch_stat(s))
     }
 
-    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
-        self.inner.lookup_at(dir, name).map(|s| self.patch_stat(s))
+    fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+        self.inner
+            .lookup_at_in(view, dir, name)
+            .map(|s| self.patch_stat(s))
     }
 
-    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+    fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+        if view != 0 {
+            // The planted readdir bugs are view 0's.
+            return self.inner.readdir_in(view, dir, pos, max);
+        }
         if self.fault == Fault::LargeDirResumeSkipsOne {
             return self.large_dir_resume(dir, pos, max);
         }
@@ -352,8 +358,21 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
         self.inner.mark_permanent(path)
     }
 
-    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
-        self.inner.open(path)
+    fn open_in(&mut self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
+        self.inner.open_in(view, path)
+    }
+
+    fn register_ns(&mut self, ns: NsId, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+        let r = self.inner.register_ns(ns, dir, table);
+        self.created(r)
+    }
+
+    fn ns_create(&mut self, uid: pdtree::Id, gid: pdtree::Id) -> Result<NsId, Errno> {
+        self.inner.ns_create(uid, gid)
+    }
+
+    fn ns_destroy(&mut self, ns: NsId) -> Result<u64, Errno> {
+        self.inner.ns_destroy(ns)
     }
 
     fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
@@ -394,15 +413,21 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
         self.created(r)
     }
 
-    fn chmod(&mut self, path: &[u8], mode: pdtree::Mode) -> Result<(), Errno> {
-        self.inner.chmod(path, mode)
+    fn chmod_in(&mut self, view: View, path: &[u8], mode: pdtree::Mode) -> Result<(), Errno> {
+        self.inner.chmod_in(view, path, mode)
     }
 
-    fn chown(&mut self, path: &[u8], uid: pdtree::Id, gid: pdtree::Id) -> Result<(), Errno> {
+    fn chown_in(
+        &mut self,
+        view: View,
+        path: &[u8],
+        uid: pdtree::Id,
+        gid: pdtree::Id,
+    ) -> Result<(), Errno> {
         if self.fault == Fault::ChownSwapsIds {
-            return self.inner.chown(path, gid, uid);
+            return self.inner.chown_in(view, path, gid, uid);
         }
-        self.inner.chown(path, uid, gid)
+        self.inner.chown_in(view, path, uid, gid)
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {

@@ -143,12 +143,14 @@ impl<'a> Generator<'a> {
                 max_content: 8,
                 max_table_rows: 3,
                 max_readdir: 1 + usize::from(b >> 3) % 4,
+                max_namespaces: 3,
             },
             _ => Limits {
                 max_entries: [16, 24, 40, 64, 1 << 20][usize::from(b >> 3) % 5],
                 max_content: [8, 64, 65_536][usize::from(b >> 3) % 3],
                 max_table_rows: [3, 8, 1024][usize::from(b >> 5) % 3],
                 max_readdir: [1, 2, 3, 16][usize::from(b >> 6) % 4],
+                max_namespaces: [2, 4, 65_536][usize::from(b >> 4) % 3],
             },
         }
     }
@@ -448,13 +450,16 @@ impl<'a> Generator<'a> {
                 header: self.header(),
             },
             OpKind::Stat => Op::Stat {
+                view: self.view(),
                 path: self.existing_path(None),
             },
             OpKind::LookupAt => Op::LookupAt {
+                view: self.view(),
                 dir: self.ino(true),
                 name: self.name(),
             },
             OpKind::Readdir => Op::Readdir {
+                view: self.view(),
                 dir: self.ino(true),
                 pos: self.pos(),
                 max: self.page_max(),
@@ -469,6 +474,7 @@ impl<'a> Generator<'a> {
                 path: self.existing_path(None),
             },
             OpKind::Open => Op::Open {
+                view: self.view(),
                 slot: self.new_slot(HANDLE_SLOTS),
                 path: self.path_to_open(false),
             },
@@ -480,10 +486,12 @@ impl<'a> Generator<'a> {
             },
             OpKind::Stats => Op::Stats,
             OpKind::OpenDir => Op::OpenDir {
+                view: self.view(),
                 slot: self.new_slot(CURSOR_SLOTS),
                 path: self.path_to_open(true),
             },
             OpKind::ReadPage => Op::ReadPage {
+                view: self.view(),
                 slot: self.cursor_slot(),
                 max: self.page_max(),
             },
@@ -536,15 +544,52 @@ impl<'a> Generator<'a> {
                 content: self.content(),
             },
             OpKind::Chmod => Op::Chmod {
+                view: self.view(),
                 path: self.existing_path(None),
                 mode: self.mode(),
             },
             OpKind::Chown => Op::Chown {
+                view: self.view(),
                 path: self.existing_path(None),
                 uid: self.id(),
                 gid: self.id(),
             },
+            OpKind::NsCreate => Op::NsCreate {
+                uid: self.id(),
+                gid: self.id(),
+            },
+            OpKind::NsDestroy => Op::NsDestroy { ns: self.ns() },
+            OpKind::RegisterNs => Op::RegisterNs {
+                ns: self.ns(),
+                dir: self.table_dir(),
+                rows: self.rows(),
+            },
             _ => unreachable!("op_of handles {kind:?}"),
+        }
+    }
+
+    /// A view: 0 until the input made a namespace (so inputs without one draw nothing
+    /// here); then mostly a live one, sometimes 0, rarely a destroyed or unknown one.
+    fn view(&mut self) -> u64 {
+        if self.model.namespaces.is_empty() {
+            return 0;
+        }
+        match self.int(0, 9) {
+            0..=3 => 0,
+            4..=8 => self.pick_in(|m| &m.live_namespaces).unwrap_or(0),
+            _ => self.int(0, self.model.namespaces.len() as u64 + 1),
+        }
+    }
+
+    /// A namespace to destroy or register in: mostly a live one other than 0, sometimes 0,
+    /// rarely a destroyed or unknown one.
+    fn ns(&mut self) -> u64 {
+        match self.int(0, 9) {
+            0..=6 if !self.model.live_namespaces.is_empty() => {
+                self.pick_in(|m| &m.live_namespaces).unwrap_or(0)
+            }
+            0..=7 => 0,
+            _ => self.int(0, self.model.namespaces.len() as u64 + 1),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use pdtree::{Errno, HeaderId, Ino, Kind, Row, RowKind, ROOT_INO};
+use pdtree::{Errno, HeaderId, Ino, Kind, NsId, Row, RowKind, ROOT_INO};
 
 use crate::lang::op::{Field, Op, Slot};
 use crate::lang::runner::Outcome;
@@ -32,6 +32,10 @@ pub(crate) struct Model {
     pub(crate) read_pos: BTreeMap<Slot, u64>,
     /// (source, item) pairs added and not removed since.
     pub(crate) items: BTreeSet<(Vec<u8>, Vec<u8>)>,
+    /// Every namespace `ns_create` returned.
+    pub(crate) namespaces: Vec<NsId>,
+    /// Those not yet destroyed.
+    pub(crate) live_namespaces: BTreeSet<NsId>,
 }
 
 /// `/`-prefixed form of a (valid) path; the root is `/`.
@@ -85,7 +89,17 @@ impl Model {
                 | Op::Generated { path, .. },
                 Outcome::Ino(n),
             ) => self.created(path, *n, false),
-            (Op::Register { dir, rows }, Outcome::Header(h)) => self.registered(dir, rows, *h),
+            (Op::Register { dir, rows }, Outcome::Header(h))
+            | (Op::RegisterNs { dir, rows, .. }, Outcome::Header(h)) => {
+                self.registered(dir, rows, *h)
+            }
+            (Op::NsCreate { .. }, Outcome::Ns(k)) => {
+                self.namespaces.push(*k);
+                self.live_namespaces.insert(*k);
+            }
+            (Op::NsDestroy { ns }, Outcome::Destroyed(_)) => {
+                self.live_namespaces.remove(ns);
+            }
             (Op::Unregister { header }, Outcome::Unit) => self.unregistered(*header),
             (_, Outcome::Stat(s)) => self.saw_ino(s.ino, s.kind == Kind::Dir),
             (_, Outcome::Page(p)) => {

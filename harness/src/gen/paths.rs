@@ -26,6 +26,7 @@ pub const PATHS_LIMITS: Limits = Limits {
     max_content: 1024,
     max_table_rows: 8,
     max_readdir: 16,
+    max_namespaces: 65_536,
 };
 
 /// The limits and ops for one `paths` input: the fixed setup, then every path-taking op
@@ -70,6 +71,7 @@ fn setup() -> Vec<Op> {
         },
         Op::MarkPermanent { path: p("/p") },
         Op::Open {
+            view: 0,
             slot: 0,
             path: p("/a/f"),
         },
@@ -94,6 +96,7 @@ fn name_ops(data: &[u8]) -> Vec<Op> {
     // Names: lookup_at in the root, in /a (ino 2), and in a file (ino 3, ENOTDIR after the name).
     for dir in [1, 2, 3] {
         ops.push(Op::LookupAt {
+            view: 0,
             dir,
             name: data.to_vec(),
         });
@@ -131,13 +134,22 @@ fn name_ops(data: &[u8]) -> Vec<Op> {
 /// `path` through every path-taking op, reads and cursors in between.
 fn path_ops(path: Vec<u8>) -> Vec<Op> {
     vec![
-        Op::Stat { path: path.clone() },
+        Op::Stat {
+            view: 0,
+            path: path.clone(),
+        },
         Op::OpenDir {
+            view: 0,
             slot: 1,
             path: path.clone(),
         },
-        Op::ReadPage { slot: 1, max: 8 },
+        Op::ReadPage {
+            view: 0,
+            slot: 1,
+            max: 8,
+        },
         Op::Open {
+            view: 0,
             slot: 2,
             path: path.clone(),
         },
@@ -164,7 +176,10 @@ fn path_ops(path: Vec<u8>) -> Vec<Op> {
             dir: path.clone(),
             rows: vec![],
         },
-        Op::Stat { path: path.clone() },
+        Op::Stat {
+            view: 0,
+            path: path.clone(),
+        },
         Op::Read { slot: 0 },
         Op::RemoveSubtree { path },
     ]

@@ -24,7 +24,7 @@ use crate::lang::runner::Outcome;
 /// assert_eq!(s.errors[8], 1); // EBADF is Errno::ALL[8]
 /// assert!(s.missing_errors().contains(&pdtree::Errno::ENOENT));
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GenStats {
     /// Inputs run.
     pub inputs: u64,
@@ -32,8 +32,8 @@ pub struct GenStats {
     pub ops: u64,
     /// Ops that succeeded (not `err …` nor `violation …`).
     pub ok: u64,
-    /// Per [`OpKind::ALL`] index: `[succeeded, failed]`.
-    pub per_kind: [[u64; 2]; OpKind::COUNT],
+    /// Per [`OpKind::ALL`] index: `[succeeded, failed]` (always [`OpKind::COUNT`] long).
+    pub per_kind: Vec<[u64; 2]>,
     /// Per [`Errno::ALL`] index: how many ops failed with that error.
     pub errors: [u64; Errno::ALL.len()],
     /// How deep the runs went (maxima, not counts).
@@ -41,6 +41,20 @@ pub struct GenStats {
     /// How often core's internal thresholds were crossed while the inputs ran on it (zero
     /// for a target that is not core).
     pub thresholds: Thresholds,
+}
+
+impl Default for GenStats {
+    fn default() -> Self {
+        GenStats {
+            inputs: 0,
+            ops: 0,
+            ok: 0,
+            per_kind: vec![[0, 0]; OpKind::COUNT],
+            errors: [0; Errno::ALL.len()],
+            reach: Reach::default(),
+            thresholds: Thresholds::default(),
+        }
+    }
 }
 
 impl GenStats {

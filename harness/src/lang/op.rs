@@ -43,7 +43,7 @@
 
 use std::fmt;
 
-use pdtree::{HeaderId, Id, Ino, Mode, Row, RowKind};
+use pdtree::{HeaderId, Id, Ino, Mode, NsId, Row, RowKind, View};
 
 use crate::lang::script::quote;
 
@@ -93,6 +93,11 @@ pub enum Role {
     Mode,
     /// A user or group id.
     Id,
+    /// A namespace id, as the tree numbered them (`ns_destroy`, `register_ns`).
+    Ns,
+    /// The view an op looks in (SPEC §10), written as an `@V ` prefix before the keyword
+    /// (none for view 0).
+    View,
 }
 
 /// One field of an op, borrowed, tagged with its [`Role`].
@@ -115,6 +120,8 @@ pub enum Field<'a> {
     Len(u64),
     Mode(Mode),
     Id(Id),
+    Ns(NsId),
+    View(View),
 }
 
 impl Field<'_> {
@@ -137,6 +144,8 @@ impl Field<'_> {
             Field::Len(_) => Role::Len,
             Field::Mode(_) => Role::Mode,
             Field::Id(_) => Role::Id,
+            Field::Ns(_) => Role::Ns,
+            Field::View(_) => Role::View,
         }
     }
 }
@@ -161,6 +170,8 @@ pub enum FieldMut<'a> {
     Len(&'a mut u64),
     Mode(&'a mut Mode),
     Id(&'a mut Id),
+    Ns(&'a mut NsId),
+    View(&'a mut View),
 }
 
 /// The Rust type of a field with a given role.
@@ -181,6 +192,8 @@ macro_rules! role_type {
     (Len) => { u64 };
     (Mode) => { Mode };
     (Id) => { Id };
+    (Ns) => { NsId };
+    (View) => { View };
 }
 
 /// The op table: each line defines one [`Op`] variant, its [`OpKind`], its script keyword,
@@ -378,25 +391,52 @@ op_table! {
         /// The rows, in table order (possibly none: a mount point).
         rows: Rows,
     },
+    /// `register_ns K DIR [ROWS]` — register a table tagged with namespace K (SPEC §10).
+    RegisterNs = "register_ns", mutates: true {
+        /// The namespace.
+        ns: Ns,
+        /// The table's directory path, resolved in view K.
+        dir: NewPath,
+        /// The rows.
+        rows: Rows,
+    },
+    /// `ns_create UID GID` — a new network namespace.
+    NsCreate = "ns_create", mutates: true {
+        /// Owner user id of its entries.
+        uid: Id,
+        /// Owner group id.
+        gid: Id,
+    },
+    /// `ns_destroy K` — destroy a namespace and its entries.
+    NsDestroy = "ns_destroy", mutates: true {
+        /// The namespace.
+        ns: Ns,
+    },
     /// `unregister H` — unregister the header with this id.
     Unregister = "unregister", mutates: true {
         /// The header id as a number (as the tree numbered it: 1, 2, ...).
         header: Header,
     },
-    /// `stat PATH`.
+    /// `[@V] stat PATH`.
     Stat = "stat", mutates: false {
+        /// The view.
+        view: View,
         /// The path to describe.
         path: Path,
     },
-    /// `lookup_at DIR_INO NAME`.
+    /// `[@V] lookup_at DIR_INO NAME`.
     LookupAt = "lookup_at", mutates: false {
+        /// The view.
+        view: View,
         /// The directory's inode number.
         dir: Ino,
         /// The child's name.
         name: Name,
     },
-    /// `readdir DIR_INO POS MAX` — one raw readdir page.
+    /// `[@V] readdir DIR_INO POS MAX` — one raw readdir page.
     Readdir = "readdir", mutates: false {
+        /// The view.
+        view: View,
         /// The directory's inode number.
         dir: Ino,
         /// The first inode number wanted.
@@ -419,8 +459,10 @@ op_table! {
         /// The path to mark.
         path: Path,
     },
-    /// `open SLOT PATH` — open, storing the handle id in a handle slot.
+    /// `[@V] open SLOT PATH` — open, storing the handle id in a handle slot.
     Open = "open", mutates: true {
+        /// The view the path resolves in.
+        view: View,
         /// The handle slot to fill.
         slot: Slot,
         /// The path to open.
@@ -454,15 +496,19 @@ op_table! {
     },
     /// `stats`.
     Stats = "stats", mutates: false,
-    /// `opendir SLOT PATH` — stat a path and point a cursor slot at it, position 0.
+    /// `[@V] opendir SLOT PATH` — stat a path and point a cursor slot at it, position 0.
     OpenDir = "opendir", mutates: false {
+        /// The view.
+        view: View,
         /// The cursor slot.
         slot: Slot,
         /// The directory's path.
         path: Path,
     },
-    /// `readpage SLOT MAX` — read a page at the cursor and advance it to `next_pos`.
+    /// `[@V] readpage SLOT MAX` — read a page at the cursor and advance it to `next_pos`.
     ReadPage = "readpage", mutates: false {
+        /// The view.
+        view: View,
         /// The cursor slot.
         slot: Slot,
         /// The page size.
@@ -505,15 +551,19 @@ op_table! {
         /// The item.
         item: Data,
     },
-    /// `chmod PATH MODE` — set an entry's permission bits (MODE octal, leading 0).
+    /// `[@V] chmod PATH MODE` — set an entry's permission bits (MODE octal, leading 0).
     Chmod = "chmod", mutates: true {
+        /// The view.
+        view: View,
         /// The entry.
         path: Path,
         /// The new mode.
         mode: Mode,
     },
-    /// `chown PATH UID GID` — set an entry's owner.
+    /// `[@V] chown PATH UID GID` — set an entry's owner.
     Chown = "chown", mutates: true {
+        /// The view.
+        view: View,
         /// The entry.
         path: Path,
         /// The user id.
@@ -635,12 +685,23 @@ pub fn expand_template(template: &[u8], index: u64) -> Vec<u8> {
     out
 }
 
-/// Prints the canonical script line of the op (no newline), e.g. `mkdir "/a"`: the keyword,
-/// then each field after one space.
+/// Prints the canonical script line of the op (no newline), e.g. `mkdir "/a"`: a view other
+/// than 0 as `@V `, the keyword, then each other field after one space.
 impl fmt::Display for Op {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fields = self.fields();
+        for field in &fields {
+            if let Field::View(v) = field {
+                if *v != 0 {
+                    write!(f, "@{v} ")?;
+                }
+            }
+        }
         f.write_str(self.keyword())?;
-        for field in self.fields() {
+        for field in fields {
+            if let Field::View(_) = field {
+                continue;
+            }
             f.write_str(" ")?;
             match field {
                 Field::Path(b)
@@ -653,6 +714,7 @@ impl fmt::Display for Op {
                 Field::Offset(n) | Field::Len(n) => write!(f, "{n}")?,
                 Field::Mode(m) => f.write_str(&mode_text(m))?,
                 Field::Id(n) => write!(f, "{n}")?,
+                Field::Ns(n) | Field::View(n) => write!(f, "{n}")?,
                 Field::PageSize(n) | Field::Count(n) => write!(f, "{n}")?,
                 Field::Slot(n) => write!(f, "{n}")?,
             }

@@ -6,7 +6,9 @@
 //! | op | success | failure |
 //! |---|---|---|
 //! | `mkdir` `create` `symlink` `listing` | `ok 5` (the inode) | `err ENOENT` |
-//! | `register` | `ok header 2` | `err …` |
+//! | `register` `register_ns` | `ok header 2` | `err …` |
+//! | `ns_create` | `ok ns 1` | `err …` |
+//! | `ns_destroy` | `ok 4` (the entries removed) | `err …` |
 //! | `unregister` `remove` `mark_permanent` `close` `seek` `rewind` | `ok` | `err …` |
 //! | `stat` `lookup_at` | `ok stat ino=3 kind=file nlink=1 size=5 mode=0444 uid=0 gid=0 owner=explicit perm=0 open=0` | `err …` |
 //! | `read_at` | `ok read "bytes"` | `err …` |
@@ -37,7 +39,8 @@
 use std::fmt;
 
 use pdtree::{
-    Errno, HandleId, HeaderId, Ino, InvariantViolation, Limits, PseudoFs, ReadDirPage, Stat, Stats,
+    Errno, HandleId, HeaderId, Ino, InvariantViolation, Limits, NsId, PseudoFs, ReadDirPage, Stat,
+    Stats,
 };
 
 use crate::lang::op::{Op, Slot, SLOTS};
@@ -60,6 +63,10 @@ pub enum Outcome {
     Header(HeaderId),
     /// A handle id from `open`: `ok handle 3`.
     Handle(HandleId),
+    /// A namespace id from `ns_create`: `ok ns 1`.
+    Ns(NsId),
+    /// How many entries `ns_destroy` removed: `ok 4`.
+    Destroyed(u64),
     /// The inode a cursor now points at, from `opendir`: `ok cursor 5`.
     Cursor(Ino),
     /// Success with no value: `ok`.
@@ -132,13 +139,16 @@ impl fmt::Display for Outcome {
             Outcome::Ino(n) => write!(f, "ok {n}"),
             Outcome::Header(h) => write!(f, "ok header {h}"),
             Outcome::Handle(h) => write!(f, "ok handle {h}"),
+            Outcome::Ns(k) => write!(f, "ok ns {k}"),
+            Outcome::Destroyed(n) => write!(f, "ok {n}"),
             Outcome::Cursor(n) => write!(f, "ok cursor {n}"),
             Outcome::Unit => f.write_str("ok"),
             Outcome::Stat(s) => write!(
                 f,
-                "ok stat ino={} kind={} nlink={} size={} mode={:04o} uid={} gid={} owner={} perm={} open={}",
+                "ok stat ino={} kind={}{} nlink={} size={} mode={:04o} uid={} gid={} owner={} perm={} open={}",
                 s.ino,
                 s.kind.word(),
+                s.ns.map(|k| format!(" ns={k}")).unwrap_or_default(),
                 s.nlink,
                 s.size,
                 s.mode,
@@ -327,14 +337,22 @@ impl<T: PseudoFs> Runner<T> {
             Op::Symlink { path, target } => o(t.symlink(path, target), Outcome::Ino),
             Op::Listing { path } => o(t.listing(path), Outcome::Ino),
             Op::Register { dir, rows } => o(t.register(dir, rows), Outcome::Header),
+            Op::RegisterNs { ns, dir, rows } => o(t.register_ns(*ns, dir, rows), Outcome::Header),
+            Op::NsCreate { uid, gid } => o(t.ns_create(*uid, *gid), Outcome::Ns),
+            Op::NsDestroy { ns } => o(t.ns_destroy(*ns), Outcome::Destroyed),
             Op::Unregister { header } => o(t.unregister(*header), |()| Outcome::Unit),
-            Op::Stat { path } => o(t.stat(path), Outcome::Stat),
-            Op::LookupAt { dir, name } => o(t.lookup_at(*dir, name), Outcome::Stat),
-            Op::Readdir { dir, pos, max } => o(t.readdir(*dir, *pos, *max), Outcome::Page),
+            Op::Stat { view, path } => o(t.stat_in(*view, path), Outcome::Stat),
+            Op::LookupAt { view, dir, name } => o(t.lookup_at_in(*view, *dir, name), Outcome::Stat),
+            Op::Readdir {
+                view,
+                dir,
+                pos,
+                max,
+            } => o(t.readdir_in(*view, *dir, *pos, *max), Outcome::Page),
             Op::Remove { path } => o(t.remove(path), |()| Outcome::Unit),
             Op::RemoveSubtree { path } => o(t.remove_subtree(path), Outcome::Removed),
             Op::MarkPermanent { path } => o(t.mark_permanent(path), |()| Outcome::Unit),
-            Op::Open { slot, path } => match t.open(path) {
+            Op::Open { view, slot, path } => match t.open_in(*view, path) {
                 Ok(h) => {
                     self.handles[s(slot)] = h;
                     Outcome::Handle(h)
@@ -355,10 +373,15 @@ impl<T: PseudoFs> Runner<T> {
             Op::SourceRemove { source, item } => {
                 o(t.source_remove(source, item), |()| Outcome::Unit)
             }
-            Op::Chmod { path, mode } => o(t.chmod(path, *mode), |()| Outcome::Unit),
-            Op::Chown { path, uid, gid } => o(t.chown(path, *uid, *gid), |()| Outcome::Unit),
+            Op::Chmod { view, path, mode } => o(t.chmod_in(*view, path, *mode), |()| Outcome::Unit),
+            Op::Chown {
+                view,
+                path,
+                uid,
+                gid,
+            } => o(t.chown_in(*view, path, *uid, *gid), |()| Outcome::Unit),
             Op::Stats => Outcome::Stats(t.stats()),
-            Op::OpenDir { slot, path } => match t.stat(path) {
+            Op::OpenDir { view, slot, path } => match t.stat_in(*view, path) {
                 Ok(st) => {
                     self.cursors[s(slot)] = DirCursor {
                         ino: st.ino,
@@ -368,9 +391,9 @@ impl<T: PseudoFs> Runner<T> {
                 }
                 Err(e) => Outcome::Err(e),
             },
-            Op::ReadPage { slot, max } => {
+            Op::ReadPage { view, slot, max } => {
                 let c = &mut self.cursors[s(slot)];
-                match t.readdir(c.ino, c.pos, *max) {
+                match t.readdir_in(*view, c.ino, c.pos, *max) {
                     Ok(page) => {
                         c.pos = page.next_pos;
                         Outcome::Page(page)
@@ -454,6 +477,7 @@ mod tests {
             kind: Kind::File,
             nlink: 1,
             size: 5,
+            ns: None,
             mode: 0o444,
             uid: 0,
             gid: 0,

@@ -11,6 +11,7 @@
 //! statement = limits | "repeat" NUMBER op | op
 //! limits    = "limits" { KEY "=" NUMBER }                  (only before the first statement)
 //! KEY       = "max_entries" | "max_content" | "max_table_rows" | "max_readdir"
+//!           | "max_namespaces"
 //! op        = "mkdir" STR        | "create" STR STR   | "symlink" STR STR | "listing" STR
 //!           | "register" STR "[" [ row { "," row } ] "]" | "unregister" NUMBER
 //!           | "stat" STR         | "lookup_at" NUMBER STR | "readdir" NUMBER NUMBER NUMBER
@@ -21,6 +22,9 @@
 //!           | "read_at" SLOT NUMBER NUMBER | "write" SLOT STR | "generated" STR STR
 //!           | "source_add" STR STR | "source_remove" STR STR
 //!           | "chmod" STR MODE   | "chown" STR ID ID
+//!           | "register_ns" NUMBER STR "[" … "]" | "ns_create" ID ID | "ns_destroy" NUMBER
+//!           | "@" NUMBER op                     (a view, for stat, lookup_at, readdir, open,
+//!                                                opendir, readpage, chmod, chown)
 //! row       = ( "f" STR STR | "d" STR | "s" STR STR ) [ MODE ]
 //!                                          (file name+content, dir name, name+source)
 //! MODE      = "0" octal digits, fitting u32 (0644, 0000, 01000)
@@ -179,17 +183,17 @@ pub fn print_script(script: &Script) -> String {
     out
 }
 
-/// The canonical `limits` directive line (all four keys, no newline).
+/// The canonical `limits` directive line (every key, no newline).
 ///
 /// ```
-/// let l = pdtree::Limits { max_entries: 16, max_content: 8, max_table_rows: 3, max_readdir: 4 };
+/// let l = pdtree::Limits { max_entries: 16, max_content: 8, max_table_rows: 3, max_readdir: 4, max_namespaces: 2 };
 /// assert_eq!(pdtree_harness::lang::script::print_limits(&l),
-///            "limits max_entries=16 max_content=8 max_table_rows=3 max_readdir=4");
+///            "limits max_entries=16 max_content=8 max_table_rows=3 max_readdir=4 max_namespaces=2");
 /// ```
 pub fn print_limits(l: &Limits) -> String {
     format!(
-        "limits max_entries={} max_content={} max_table_rows={} max_readdir={}",
-        l.max_entries, l.max_content, l.max_table_rows, l.max_readdir
+        "limits max_entries={} max_content={} max_table_rows={} max_readdir={} max_namespaces={}",
+        l.max_entries, l.max_content, l.max_table_rows, l.max_readdir, l.max_namespaces
     )
 }
 
@@ -530,7 +534,7 @@ impl<'a> Cursor<'a> {
 
     fn limits(&mut self) -> Result<Limits, ParseError> {
         let mut l = Limits::default();
-        let mut seen = [false; 4];
+        let mut seen = [false; 5];
         loop {
             self.skip_ws();
             if self.at_end() {
@@ -543,10 +547,11 @@ impl<'a> Cursor<'a> {
                 b"max_content" => 1,
                 b"max_table_rows" => 2,
                 b"max_readdir" => 3,
+                b"max_namespaces" => 4,
                 _ => {
                     self.pos = at;
                     return Err(self.expected(
-                        "a limit (max_entries, max_content, max_table_rows, max_readdir)",
+                        "a limit (max_entries, max_content, max_table_rows, max_readdir, max_namespaces)",
                     ));
                 }
             };
@@ -562,7 +567,8 @@ impl<'a> Cursor<'a> {
                 0 => l.max_entries = self.number("a number")?,
                 1 => l.max_content = self.usize_number("a number")?,
                 2 => l.max_table_rows = self.usize_number("a number")?,
-                _ => l.max_readdir = self.usize_number("a number")?,
+                3 => l.max_readdir = self.usize_number("a number")?,
+                _ => l.max_namespaces = self.number("a number")?,
             }
             if !matches!(self.peek(), None | Some(b' ' | b'\t' | b'#')) {
                 return Err(self.expected("a blank"));
@@ -577,18 +583,40 @@ impl<'a> Cursor<'a> {
     }
 
     /// A keyword, then each of its fields after a blank, parsed by role.
+    /// `[@V ]KEYWORD FIELDS`: an optional view prefix (SPEC §10), the keyword, its fields.
     fn op(&mut self) -> Result<Op, ParseError> {
+        let view = self.view_prefix()?;
         let start = self.pos;
         let Some(kind) = OpKind::from_keyword(self.word()) else {
             self.pos = start;
             return Err(self.expected("an operation"));
         };
         let mut op = kind.blank();
+        let mut took_view = false;
         for field in op.fields_mut() {
+            if let FieldMut::View(v) = field {
+                *v = view.unwrap_or(0);
+                took_view = true;
+                continue;
+            }
             self.ws1()?;
             self.field(field)?;
         }
+        if view.is_some() && !took_view {
+            return Err(self.err_col(start, format!("`{}` takes no view", kind.keyword())));
+        }
         Ok(op)
+    }
+
+    /// `@V` and a blank, or nothing.
+    fn view_prefix(&mut self) -> Result<Option<u64>, ParseError> {
+        if self.peek() != Some(b'@') {
+            return Ok(None);
+        }
+        self.pos += 1;
+        let v = self.number("a view (a namespace id)")?;
+        self.ws1()?;
+        Ok(Some(v))
     }
 
     fn field(&mut self, field: FieldMut<'_>) -> Result<(), ParseError> {
@@ -602,6 +630,8 @@ impl<'a> Cursor<'a> {
             FieldMut::Len(n) => *n = self.number("a length")?,
             FieldMut::Mode(m) => *m = self.mode()?,
             FieldMut::Id(n) => *n = self.id()?,
+            FieldMut::Ns(n) => *n = self.number("a namespace id")?,
+            FieldMut::View(_) => unreachable!("the view is the op's prefix"),
             FieldMut::Rows(rows) => *rows = self.rows()?,
             FieldMut::Ino(n) => *n = self.number("an inode number")?,
             FieldMut::Pos(n) => *n = self.number("a position")?,
@@ -737,6 +767,7 @@ mod tests {
                 max_content: 0,
                 max_table_rows: 1,
                 max_readdir: 2,
+                max_namespaces: 65_536,
             }),
             stmts,
         };
@@ -780,6 +811,7 @@ mod tests {
                 },
             });
             stmts.push(Stmt::Op(Op::LookupAt {
+                view: 0,
                 dir: u64::MAX,
                 name: t.clone(),
             }));
@@ -790,6 +822,7 @@ mod tests {
     /// One op of every other kind, numbers at their extremes.
     fn fixed_ops(all: &[u8]) -> Vec<Op> {
         let mut ops = vec![Op::Readdir {
+            view: 0,
             dir: 0,
             pos: u64::MAX,
             max: usize::MAX,
@@ -799,22 +832,31 @@ mod tests {
             Op::Check,
             Op::Dump,
             Op::Open {
+                view: 0,
                 slot: 15,
                 path: b"/x".to_vec(),
             },
             Op::Read { slot: 0 },
             Op::Close { slot: 1 },
             Op::OpenDir {
+                view: 0,
                 slot: 2,
                 path: vec![],
             },
-            Op::ReadPage { slot: 3, max: 0 },
+            Op::ReadPage {
+                view: 0,
+                slot: 3,
+                max: 0,
+            },
             Op::Seek { slot: 4, pos: 9 },
             Op::Rewind { slot: 5 },
             Op::Unregister { header: 0 },
             Op::Mkdir { path: all.to_vec() },
             Op::Listing { path: all.to_vec() },
-            Op::Stat { path: all.to_vec() },
+            Op::Stat {
+                view: 0,
+                path: all.to_vec(),
+            },
             Op::Remove { path: all.to_vec() },
             Op::RemoveSubtree { path: all.to_vec() },
             Op::MarkPermanent { path: all.to_vec() },

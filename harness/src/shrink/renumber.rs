@@ -100,10 +100,12 @@ mod tests {
             },
             Op::Unregister { header: 2 },
             Op::LookupAt {
+                view: 0,
                 dir: 4,
                 name: b"x".to_vec(),
             },
             Op::LookupAt {
+                view: 0,
                 dir: 1,
                 name: b"c".to_vec(),
             },
@@ -115,6 +117,7 @@ mod tests {
         assert_eq!(
             got[3],
             Op::LookupAt {
+                view: 0,
                 dir: 3,
                 name: b"x".to_vec()
             }
@@ -122,6 +125,7 @@ mod tests {
         assert_eq!(
             got[4],
             Op::LookupAt {
+                view: 0,
                 dir: 1,
                 name: b"c".to_vec()
             },

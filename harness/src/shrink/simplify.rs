@@ -126,7 +126,10 @@ impl Value {
             ) => *b = v,
             (Value::Rows(v), FieldMut::Rows(r)) => *r = v,
             (Value::Num(n), FieldMut::Ino(x) | FieldMut::Pos(x) | FieldMut::Header(x)) => *x = n,
-            (Value::Num(n), FieldMut::Offset(x) | FieldMut::Len(x)) => *x = n,
+            (
+                Value::Num(n),
+                FieldMut::Offset(x) | FieldMut::Len(x) | FieldMut::Ns(x) | FieldMut::View(x),
+            ) => *x = n,
             (Value::Num(n), FieldMut::Mode(x) | FieldMut::Id(x)) => *x = n as u32,
             (Value::Num(n), FieldMut::PageSize(x) | FieldMut::Count(x)) => *x = n as usize,
             (Value::Num(n), FieldMut::Slot(x)) => *x = n as u8,
@@ -147,6 +150,7 @@ fn simpler_values(field: Field<'_>) -> Vec<Value> {
         Field::PageSize(n) | Field::Count(n) => nums(simpler_num(n as u64)),
         Field::Offset(n) | Field::Len(n) => nums(simpler_num(n)),
         Field::Mode(n) | Field::Id(n) => nums(simpler_num(u64::from(n))),
+        Field::Ns(n) | Field::View(n) => nums(simpler_num(n)),
         Field::Slot(s) if s != 0 => vec![Value::Num(0)],
         Field::Slot(_) => Vec::new(),
     }
@@ -244,6 +248,7 @@ mod tests {
     #[test]
     fn candidates_change_one_field_by_its_role() {
         let op = Op::Open {
+            view: 0,
             slot: 3,
             path: b"/a/b".to_vec(),
         };
@@ -251,11 +256,13 @@ mod tests {
         assert_eq!(
             c[0],
             Op::Open {
+                view: 0,
                 slot: 0,
                 path: b"/a/b".to_vec()
             }
         );
         assert!(c.contains(&Op::Open {
+            view: 0,
             slot: 3,
             path: b"/b".to_vec()
         }));

@@ -31,7 +31,7 @@ use pdtree::{
 };
 
 use super::inodes::Inodes;
-use super::syntax::{check_name, components, entry_line, tail_lines, Reads};
+use super::syntax::{check_name, components, entry_line, only_view_0, tail_lines, Reads};
 
 /// What [`PosixTree::lstat`] reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,6 +195,7 @@ impl<T: PosixTree> Partial<T> {
         Ok(Stat {
             ino,
             kind: st.kind,
+            ns: None,
             nlink,
             size,
             mode: st.kind.default_mode(),
@@ -285,13 +286,15 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         unimplemented!("tables are not in a partial tree's profile")
     }
 
-    fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
+    fn stat_in(&self, view: pdtree::View, path: &[u8]) -> Result<Stat, Errno> {
         let comps = components(path)?;
+        only_view_0(view)?;
         self.stat_abs(&absolute(&comps), &comps)
     }
 
-    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+    fn lookup_at_in(&self, view: pdtree::View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
         check_name(name)?;
+        only_view_0(view)?;
         let abs = self.inodes.path(dir).ok_or(Errno::ENOENT)?;
         if self.tree.lstat(abs)?.kind != Kind::Dir {
             return Err(Errno::ENOTDIR);
@@ -300,10 +303,17 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         self.stat_abs(&child, &components_of(&child))
     }
 
-    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+    fn readdir_in(
+        &self,
+        view: pdtree::View,
+        dir: Ino,
+        pos: u64,
+        max: usize,
+    ) -> Result<ReadDirPage, Errno> {
         if max == 0 || max > self.limits.max_readdir {
             return Err(Errno::EINVAL);
         }
+        only_view_0(view)?;
         let entries: Vec<DirEntry> = self
             .entries_of(dir)?
             .into_iter()
@@ -357,8 +367,25 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         unimplemented!("permanent entries are not in a partial tree's profile")
     }
 
-    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
-        let st = self.stat(path)?;
+    fn register_ns(
+        &mut self,
+        _ns: pdtree::NsId,
+        _dir: &[u8],
+        _table: &[Row],
+    ) -> Result<HeaderId, Errno> {
+        unimplemented!("namespaces are not in a partial tree's profile")
+    }
+
+    fn ns_create(&mut self, _uid: pdtree::Id, _gid: pdtree::Id) -> Result<pdtree::NsId, Errno> {
+        unimplemented!("namespaces are not in a partial tree's profile")
+    }
+
+    fn ns_destroy(&mut self, _ns: pdtree::NsId) -> Result<u64, Errno> {
+        unimplemented!("namespaces are not in a partial tree's profile")
+    }
+
+    fn open_in(&mut self, view: pdtree::View, path: &[u8]) -> Result<HandleId, Errno> {
+        let st = self.stat_in(view, path)?;
         if st.kind == Kind::Dir {
             return Err(Errno::EISDIR);
         }
@@ -397,11 +424,17 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         unimplemented!("sources are not in a partial tree's profile")
     }
 
-    fn chmod(&mut self, _path: &[u8], _mode: pdtree::Mode) -> Result<(), Errno> {
+    fn chmod_in(&mut self, _: pdtree::View, _: &[u8], _: pdtree::Mode) -> Result<(), Errno> {
         unimplemented!("modes are not in a partial tree's profile")
     }
 
-    fn chown(&mut self, _path: &[u8], _uid: pdtree::Id, _gid: pdtree::Id) -> Result<(), Errno> {
+    fn chown_in(
+        &mut self,
+        _: pdtree::View,
+        _: &[u8],
+        _: pdtree::Id,
+        _: pdtree::Id,
+    ) -> Result<(), Errno> {
         unimplemented!("owners are not in a partial tree's profile")
     }
 

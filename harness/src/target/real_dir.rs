@@ -63,7 +63,7 @@ use rustix::io::Errno as Sys;
 
 use super::inodes::Inodes;
 use super::scan::RealScans;
-use super::syntax::{check_name, components, entry_line, tail_lines, Reads};
+use super::syntax::{check_name, components, entry_line, only_view_0, tail_lines, Reads};
 use crate::gen::Profile;
 
 /// Bytes per getdents64 call: small, so one scan spans many calls.
@@ -256,6 +256,7 @@ impl RealDir {
         Ok(Stat {
             ino,
             kind,
+            ns: None,
             nlink: st.st_nlink,
             size,
             // Mask: a real entry's mode is its creator's umask's and its owner the fuzzing
@@ -476,12 +477,32 @@ impl PseudoFs for RealDir {
         unimplemented!("tables are not in the posix-linux profile")
     }
 
-    fn stat(&self, path: &[u8]) -> Result<Stat, Errno> {
-        self.stat_at(&components(path)?)
+    fn register_ns(
+        &mut self,
+        _ns: pdtree::NsId,
+        _dir: &[u8],
+        _table: &[Row],
+    ) -> Result<HeaderId, Errno> {
+        unimplemented!("namespaces are not in the posix-linux profile")
     }
 
-    fn lookup_at(&self, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+    fn ns_create(&mut self, _uid: pdtree::Id, _gid: pdtree::Id) -> Result<pdtree::NsId, Errno> {
+        unimplemented!("namespaces are not in the posix-linux profile")
+    }
+
+    fn ns_destroy(&mut self, _ns: pdtree::NsId) -> Result<u64, Errno> {
+        unimplemented!("namespaces are not in the posix-linux profile")
+    }
+
+    fn stat_in(&self, view: pdtree::View, path: &[u8]) -> Result<Stat, Errno> {
+        let comps = components(path)?;
+        only_view_0(view)?;
+        self.stat_at(&comps)
+    }
+
+    fn lookup_at_in(&self, view: pdtree::View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
         check_name(name)?;
+        only_view_0(view)?;
         let comps = self.comps_of(dir).ok_or(Errno::ENOENT)?;
         let mut parts: Vec<&[u8]> = comps.iter().map(Vec::as_slice).collect();
         if self.stat_at(&parts)?.kind != Kind::Dir {
@@ -491,10 +512,17 @@ impl PseudoFs for RealDir {
         self.stat_at(&parts)
     }
 
-    fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+    fn readdir_in(
+        &self,
+        view: pdtree::View,
+        dir: Ino,
+        pos: u64,
+        max: usize,
+    ) -> Result<ReadDirPage, Errno> {
         if max == 0 || max > self.limits.max_readdir {
             return Err(Errno::EINVAL);
         }
+        only_view_0(view)?;
         let all = self.entries_of(dir)?;
         let entries: Vec<DirEntry> = all.into_iter().filter(|e| e.ino >= pos).take(max).collect();
         let next_pos = entries.last().map_or(pos, |e| e.ino + 1);
@@ -527,8 +555,9 @@ impl PseudoFs for RealDir {
         unimplemented!("permanent entries are not in the posix-linux profile")
     }
 
-    fn open(&mut self, path: &[u8]) -> Result<HandleId, Errno> {
+    fn open_in(&mut self, view: pdtree::View, path: &[u8]) -> Result<HandleId, Errno> {
         let comps = components(path)?;
+        only_view_0(view)?;
         let st = self.stat_at(&comps)?;
         let file = match st.kind {
             Kind::Dir => return Err(Errno::EISDIR),
@@ -601,11 +630,17 @@ impl PseudoFs for RealDir {
         unimplemented!("sources are not in the posix-linux profile")
     }
 
-    fn chmod(&mut self, _path: &[u8], _mode: pdtree::Mode) -> Result<(), Errno> {
+    fn chmod_in(&mut self, _: pdtree::View, _: &[u8], _: pdtree::Mode) -> Result<(), Errno> {
         unimplemented!("modes are not in the posix-linux profile")
     }
 
-    fn chown(&mut self, _path: &[u8], _uid: pdtree::Id, _gid: pdtree::Id) -> Result<(), Errno> {
+    fn chown_in(
+        &mut self,
+        _: pdtree::View,
+        _: &[u8],
+        _: pdtree::Id,
+        _: pdtree::Id,
+    ) -> Result<(), Errno> {
         unimplemented!("owners are not in the posix-linux profile")
     }
 

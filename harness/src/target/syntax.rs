@@ -141,3 +141,13 @@ pub(crate) fn tail_lines<'r>(
         stats.live, stats.allocated, stats.handles
     );
 }
+
+/// A target without namespaces has view 0 alone: any other view is not live (`ENOENT`,
+/// SPEC §10, after the op's argument checks).
+pub(crate) fn only_view_0(view: pdtree::View) -> Result<(), Errno> {
+    if view == 0 {
+        Ok(())
+    } else {
+        Err(Errno::ENOENT)
+    }
+}
