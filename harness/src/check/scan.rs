@@ -6,23 +6,26 @@
 //! started and the current children. Every `readpage` must return entries strictly above
 //! everything the scan returned before (ascending, never twice), each a current child (never
 //! after its removal); the first empty page ends the scan, and then every child present for
-//! the whole scan must have been returned.
+//! the whole scan must have been returned. A scan is in the view of its `opendir` (SPEC §10:
+//! the guarantee holds per view); a `readpage` in another view stops tracking the slot.
 
 use std::collections::BTreeSet;
 
-use pdtree::{Ino, ReadDirPage};
+use pdtree::{Ino, ReadDirPage, View};
 
 use crate::check::divergence::{DivergenceKind, Failure, ReaddirRule};
 use crate::check::panic::Caught;
 use crate::lang::op::{Op, SLOTS};
 use crate::lang::runner::Outcome;
 
-/// The reference's children of a directory now (inode numbers), or the panic listing them.
-pub(crate) type Children<'a> = dyn FnMut(Ino) -> Result<BTreeSet<Ino>, Caught> + 'a;
+/// The reference's children of a directory in a view now (inode numbers), or the panic
+/// listing them.
+pub(crate) type Children<'a> = dyn FnMut(View, Ino) -> Result<BTreeSet<Ino>, Caught> + 'a;
 
 /// The state of one cursor slot's scan.
 #[derive(Clone, Debug, Default)]
 struct Scan {
+    view: View,
     dir: Ino,
     /// The highest inode returned so far in this scan.
     last: Option<Ino>,
@@ -65,31 +68,47 @@ impl Scans {
             |(rule, detail): Broken| Failure::new(DivergenceKind::Readdir { rule, detail });
         let panic = |c: Caught| Failure::panic(crate::Side::B, c);
         match op {
-            Op::OpenDir { slot, .. } | Op::Rewind { slot } if ok => {
+            Op::OpenDir { slot, view, .. } if ok => {
                 let s = usize::from(*slot) % SLOTS;
-                self.start(s, cursor_dir(s), children).map_err(panic)
+                self.start(s, *view, cursor_dir(s), children).map_err(panic)
             }
-            Op::Seek { slot, pos } => {
+            Op::Rewind { slot } | Op::Seek { slot, pos: 0 } => {
                 let s = usize::from(*slot) % SLOTS;
-                if *pos == 0 {
-                    self.start(s, cursor_dir(s), children).map_err(panic)
-                } else {
+                let view = self.slots[s].as_ref().map_or(0, |scan| scan.view);
+                self.start(s, view, cursor_dir(s), children).map_err(panic)
+            }
+            Op::Seek { slot, .. } => {
+                self.slots[usize::from(*slot) % SLOTS] = None;
+                Ok(())
+            }
+            Op::ReadPage { slot, view, .. } => {
+                let s = usize::from(*slot) % SLOTS;
+                if self.slots[s]
+                    .as_ref()
+                    .is_some_and(|scan| scan.view != *view)
+                {
                     self.slots[s] = None;
-                    Ok(())
+                }
+                match out {
+                    Outcome::Page(page) => self.page(s, page).map_err(readdir),
+                    _ => Ok(()),
                 }
             }
-            Op::ReadPage { slot, .. } => match out {
-                Outcome::Page(page) => self.page(usize::from(*slot) % SLOTS, page).map_err(readdir),
-                _ => Ok(()),
-            },
             _ if ok && op.kind().may_mutate() => self.after_change(children).map_err(panic),
             _ => Ok(()),
         }
     }
 
-    fn start(&mut self, slot: usize, dir: Ino, children: &mut Children<'_>) -> Result<(), Caught> {
-        let now = children(dir)?;
+    fn start(
+        &mut self,
+        slot: usize,
+        view: View,
+        dir: Ino,
+        children: &mut Children<'_>,
+    ) -> Result<(), Caught> {
+        let now = children(view, dir)?;
         self.slots[slot] = Some(Scan {
+            view,
             dir,
             whole: now.clone(),
             ever: now.clone(),
@@ -127,7 +146,7 @@ impl Scans {
     /// After a successful state change: refresh every unfinished scan's child sets.
     fn after_change(&mut self, children: &mut Children<'_>) -> Result<(), Caught> {
         for scan in self.slots.iter_mut().flatten().filter(|s| !s.done) {
-            let now = children(scan.dir)?;
+            let now = children(scan.view, scan.dir)?;
             scan.whole = scan.whole.intersection(&now).copied().collect();
             scan.ever.extend(now.iter().copied());
             scan.current = now;

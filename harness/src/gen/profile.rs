@@ -3,7 +3,7 @@
 //! The full profile is the whole SPEC (core and the oracle). `posix-linux` is what a real
 //! directory supports through syscalls (mkdir, create, symlink, remove, stat, lookup,
 //! readdir, open/read/close): no tables, listings, permanent entries, sources, seq_file
-//! reads, writes, modes or owners, and no symlink target
+//! reads, writes, modes, owners or namespaces, and no symlink target
 //! holding a NUL byte or longer than 4095 bytes (the kernel stores targets as C strings of at
 //! most PATH_MAX bytes). A target without its own
 //! dump and invariant check is compared through what it shows (see `crate::target`).
@@ -62,6 +62,9 @@ impl Profile {
             OpKind::Write,
             OpKind::Chmod,
             OpKind::Chown,
+            OpKind::RegisterNs,
+            OpKind::NsCreate,
+            OpKind::NsDestroy,
         ],
         nul_free_targets: true,
         max_symlink_target: Some(4095),
@@ -95,6 +98,9 @@ impl Profile {
             OpKind::Write,
             OpKind::Chmod,
             OpKind::Chown,
+            OpKind::RegisterNs,
+            OpKind::NsCreate,
+            OpKind::NsDestroy,
         ],
         nul_free_targets: false,
         max_symlink_target: None,

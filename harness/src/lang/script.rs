@@ -874,7 +874,7 @@ mod tests {
         let s = p("  limits max_readdir=4\t# x\nmkdir\t\"\\x41\\x0a\"\nreadpage 00 007").unwrap();
         assert_eq!(
             print_script(&s),
-            "limits max_entries=16777216 max_content=65536 max_table_rows=1024 max_readdir=4\nmkdir \"A\\n\"\nreadpage 0 7\n"
+            "limits max_entries=16777216 max_content=65536 max_table_rows=1024 max_readdir=4 max_namespaces=65536\nmkdir \"A\\n\"\nreadpage 0 7\n"
         );
     }
 

@@ -1,5 +1,5 @@
-//! Renumbering: when the minimizer drops ops, the header ids and inode numbers later ops
-//! name shift (ids count up from 1 in creation order). A later `unregister 3` whose
+//! Renumbering: when the minimizer drops ops, the header ids, inode numbers and namespace
+//! ids later ops name shift (ids count up from 1 in creation order). A later `unregister 3` whose
 //! `register` is now the second one must say `unregister 2`, or dropping the first
 //! `register` could never keep the divergence.
 //!
@@ -7,8 +7,13 @@
 //! the reference (the oracle, which agrees with the tree under test up to the divergence),
 //! and rewritten to what that op produces in the shorter sequence. A number no kept op
 //! produced (the root's inode, a made-up id) stays as it is.
+//!
+//! A `read_at` that continued where its handle's last read ended (SPEC §11: it reads the
+//! snapshot) is kept continuing: its offset becomes the handle's position in the shorter
+//! sequence, so dropping an op that changed a rendering's length does not turn it into a
+//! fresh read.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use pdtree::{Limits, PseudoFs};
 use pdtree_oracle::Oracle;
@@ -17,8 +22,52 @@ use crate::check::panic::catch;
 use crate::lang::op::{FieldMut, Op};
 use crate::lang::runner::{Outcome, Runner};
 
-/// Which op produced each header id and inode number: `(is_header, value) → op index`.
-pub(crate) type Producers = BTreeMap<(bool, u64), usize>;
+/// The counters whose numbers are renumbered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Counter {
+    Header,
+    Ino,
+    Ns,
+}
+
+/// Which op produced each header id, inode number and namespace id, and which `read_at`
+/// ops continued a read.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Producers {
+    /// `(counter, value) → op index`.
+    numbers: BTreeMap<(Counter, u64), usize>,
+    /// Indices of `read_at` ops whose offset (not 0) was their handle's position.
+    continuing: BTreeSet<usize>,
+}
+
+/// The position of handle `id` in the reference, from its dump (`handle <id> … pos=<n>`).
+fn handle_pos(runner: &Runner<Oracle>, id: u64) -> Option<u64> {
+    let prefix = format!("handle {id} ");
+    let dump = runner.tree().dump();
+    let line = dump.lines().find(|l| l.starts_with(&prefix))?;
+    let pos = line.split(' ').find_map(|w| w.strip_prefix("pos="))?;
+    pos.parse().ok()
+}
+
+/// Whether `op` is a `read_at` continuing where its handle's last read ended.
+fn continues(runner: &Runner<Oracle>, op: &Op) -> bool {
+    match op {
+        Op::ReadAt { slot, offset, .. } if *offset != 0 => {
+            handle_pos(runner, runner.handle(*slot % crate::SLOTS as u8)) == Some(*offset)
+        }
+        _ => false,
+    }
+}
+
+/// The number an outcome hands out, with its counter.
+fn produced(out: &Outcome) -> Option<(Counter, u64)> {
+    match *out {
+        Outcome::Header(h) => Some((Counter::Header, h)),
+        Outcome::Ino(n) => Some((Counter::Ino, n)),
+        Outcome::Ns(k) => Some((Counter::Ns, k)),
+        _ => None,
+    }
+}
 
 /// The ops at the indices where `keep` is true, with header ids and inode numbers that came
 /// from a kept op's outcome (per `producers`, of `ops`) rewritten to that op's outcome in the
@@ -38,22 +87,36 @@ pub(crate) fn renumber(
     let mut out = Vec::new();
     for (i, op) in ops.iter().enumerate().filter(|(i, _)| keep[*i]) {
         let mut op = op.clone();
+        if let (true, Op::ReadAt { slot, offset, .. }) =
+            (producers.continuing.contains(&i), &mut op)
+        {
+            if let Some(pos) = handle_pos(&runner, runner.handle(*slot % crate::SLOTS as u8)) {
+                if pos != 0 {
+                    *offset = pos;
+                }
+            }
+        }
         for field in op.fields_mut() {
-            let (is_header, n) = match field {
-                FieldMut::Header(n) => (true, n),
-                FieldMut::Ino(n) => (false, n),
+            let (counter, n) = match field {
+                FieldMut::Header(n) => (Counter::Header, n),
+                FieldMut::Ino(n) => (Counter::Ino, n),
+                FieldMut::Ns(n) | FieldMut::View(n) => (Counter::Ns, n),
                 _ => continue,
             };
-            let new = producers.get(&(is_header, *n)).and_then(|p| now.get(p));
+            let new = producers
+                .numbers
+                .get(&(counter, *n))
+                .and_then(|p| now.get(p));
             if let Some(&v) = new {
                 *n = v;
             }
         }
         match catch(|| runner.apply(&op)) {
-            Ok(Outcome::Header(v) | Outcome::Ino(v)) => {
-                now.insert(i, v);
+            Ok(out) => {
+                if let Some((_, v)) = produced(&out) {
+                    now.insert(i, v);
+                }
             }
-            Ok(_) => {}
             Err(_) => break,
         }
         out.push(op);
@@ -64,16 +127,17 @@ pub(crate) fn renumber(
 /// Runs `ops` on the reference and records which op first returned each id and inode.
 pub(crate) fn producers(limits: Limits, ops: &[Op]) -> Producers {
     let mut runner: Runner<Oracle> = Runner::from_tree(Oracle::with_limits(limits));
-    let mut producers = Producers::new();
+    let mut producers = Producers::default();
     for (i, op) in ops.iter().enumerate() {
+        if continues(&runner, op) {
+            producers.continuing.insert(i);
+        }
         match catch(|| runner.apply(op)) {
-            Ok(Outcome::Header(h)) => {
-                producers.entry((true, h)).or_insert(i);
+            Ok(out) => {
+                if let Some(key) = produced(&out) {
+                    producers.numbers.entry(key).or_insert(i);
+                }
             }
-            Ok(Outcome::Ino(n)) => {
-                producers.entry((false, n)).or_insert(i);
-            }
-            Ok(_) => {}
             Err(_) => break,
         }
     }
