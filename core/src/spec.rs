@@ -69,6 +69,18 @@ pub trait PseudoFs {
     fn unregister(&mut self, header: HeaderId) -> Result<(), Errno>;
 
     /// A new network namespace owned by `uid`/`gid`; returns its id.
+    ///
+    /// ```
+    /// use pdtree::{Errno, PseudoFs, Row, Tree};
+    /// let mut t = Tree::new();
+    /// let k = t.ns_create(100_000, 100_000).unwrap();
+    /// t.register_ns(k, b"proc/sys/net/ipv4/conf/eth0", &[Row::file("forwarding", "0\n")]).unwrap();
+    /// let st = t.stat_in(k, b"proc/sys/net/ipv4/conf/eth0/forwarding").unwrap();
+    /// assert_eq!((st.ns, st.uid), (Some(k), 100_000));
+    /// assert_eq!(t.stat(b"proc/sys"), Err(Errno::ENOENT)); // view 0 does not see it
+    /// assert_eq!(t.ns_destroy(k), Ok(7));
+    /// assert_eq!(t.stat_in(k, b"/"), Err(Errno::ENOENT));
+    /// ```
     fn ns_create(&mut self, uid: Id, gid: Id) -> Result<NsId, Errno>;
 
     /// Destroys namespace `ns`: its entries and headers go; returns the entries removed.

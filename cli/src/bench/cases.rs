@@ -65,7 +65,7 @@ impl Rng {
 }
 
 /// The 20 rows of a per-device `net/ipv4/conf/<dev>` table.
-fn conf_table() -> Vec<Row> {
+pub(super) fn conf_table() -> Vec<Row> {
     [
         "forwarding",
         "mc_forwarding",
@@ -127,13 +127,13 @@ impl Inputs {
     }
 }
 
-struct BenchRun<'a> {
-    opts: &'a BenchOptions,
-    report: BenchReport,
+pub(super) struct BenchRun<'a> {
+    pub(super) opts: &'a BenchOptions,
+    pub(super) report: BenchReport,
 }
 
 impl BenchRun<'_> {
-    fn progress(&self, msg: &str) {
+    pub(super) fn progress(&self, msg: &str) {
         if self.opts.progress {
             eprintln!("bench: {msg}");
         }
@@ -197,7 +197,7 @@ impl BenchRun<'_> {
     }
 }
 
-fn time<R>(f: impl FnOnce() -> R) -> (R, f64) {
+pub(super) fn time<R>(f: impl FnOnce() -> R) -> (R, f64) {
     let t = Instant::now();
     let r = f();
     (r, t.elapsed().as_secs_f64())
@@ -247,6 +247,9 @@ pub(super) fn run(opts: &BenchOptions) -> BenchReport {
     }
     if opts.wants(BenchCase::Runner) {
         runner_case(&mut r);
+    }
+    if opts.wants(BenchCase::Namespaces) {
+        super::ns::namespaces_case(&mut r);
     }
     r.report
 }

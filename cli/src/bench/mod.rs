@@ -7,6 +7,7 @@
 
 mod alloc;
 mod cases;
+mod ns;
 mod plot;
 mod table;
 
@@ -34,6 +35,9 @@ pub enum BenchCase {
     Memory,
     /// Throughput of the built-in differential fuzz runner (core against the oracle).
     Runner,
+    /// SPEC Part II: register_ns over 10 namespaces, a readdir merged in a view, and a
+    /// source-backed read cached against a fresh render.
+    Namespaces,
 }
 
 /// What to run.
@@ -141,6 +145,8 @@ pub struct BenchReport {
     pub listing: Vec<(String, f64)>,
     /// Harness throughput rows: (what, value).
     pub harness: Vec<(String, String)>,
+    /// Namespace and source rows: (what, value).
+    pub namespaces: Vec<(String, String)>,
     /// The goals, judged.
     pub goals: Vec<Goal>,
     /// Whether this was a `--quick` run.
