@@ -25,7 +25,7 @@ use crate::errno::to_fuse;
 const READDIR_BATCH: usize = 256;
 
 /// Why a request is refused: a tree error, mapped one to one, or the adapter's own answer for
-/// what the tree does not have (EPERM for rename, chmod, chown, device nodes).
+/// what the tree does not have (EPERM for rename and device nodes).
 #[derive(Clone, Copy, Debug)]
 struct Refused(fuser::Errno);
 
@@ -38,9 +38,6 @@ impl From<Errno> for Refused {
 /// Everything behind the lock.
 pub(crate) struct State {
     pub(crate) tree: Tree,
-    /// The bytes each open handle is reading, taken at its last read at offset 0: a reader
-    /// that continues at a later offset continues the same rendering, as seq_file does.
-    snapshots: HashMap<HandleId, Arc<[u8]>>,
     /// Directories held open (opendir without releasedir yet): how many times, and their stat
     /// at the first opendir, so fstat of a directory removed while open still answers (the
     /// tree has no directory handles).
@@ -71,7 +68,6 @@ impl Shared {
         Shared {
             state: Mutex::new(State {
                 tree,
-                snapshots: HashMap::new(),
                 open_dirs: HashMap::new(),
                 open_files: HashMap::new(),
             }),
@@ -148,7 +144,6 @@ impl State {
 
     /// Tree handle `h` is being released.
     fn releasing(&mut self, h: HandleId) {
-        self.snapshots.remove(&h);
         if let Ok(st) = self.tree.stat_handle(h) {
             if let Some(hs) = self.open_files.get_mut(&st.ino) {
                 hs.remove(&h);
@@ -271,34 +266,42 @@ impl TreeFs {
         Ok(h)
     }
 
-    fn read_at(&self, handle: HandleId, offset: u64) -> Result<Arc<[u8]>, Errno> {
-        let mut state = self.0.lock();
-        // Every read asks the tree, so a removed entry answers ENOENT even mid-file.
-        let now = state.tree.read_shared(handle)?;
-        if offset == 0 {
-            state.snapshots.insert(handle, Arc::clone(&now));
-            return Ok(now);
-        }
-        Ok(Arc::clone(state.snapshots.entry(handle).or_insert(now)))
+    /// The tree's seq_file read (SPEC §11): a read continuing where the handle's last one
+    /// ended reads that one's snapshot, so `cat` with a small buffer sees one rendering; a
+    /// read at 0 or elsewhere renders afresh. Every read asks the tree, so a removed entry
+    /// answers ENOENT even mid-file.
+    fn read_at(&self, handle: HandleId, offset: u64, size: u32) -> Result<Vec<u8>, Errno> {
+        self.0.lock().tree.read_at(handle, offset, u64::from(size))
     }
 
+    /// chmod and chown through the tree (SPEC §12: a mode above 0o777, setuid bits included,
+    /// is `EINVAL`; an id chown(2) leaves unchanged keeps the entry's); a size change is
+    /// `EROFS` (content has no truncate here).
     fn setattr_checked(
         &self,
         ino: Ino,
-        chmod_or_chown: bool,
+        mode: Option<u32>,
+        owner: (Option<u32>, Option<u32>),
         size: Option<u64>,
     ) -> Result<Stat, Refused> {
-        let s = &self.0;
-        let state = s.lock();
+        let mut state = self.0.lock();
         let st = state.tree.stat_ino(ino)?;
-        if chmod_or_chown {
-            // Modes and owners are fixed until the tree has chmod and chown.
-            return Err(Refused(fuser::Errno::EPERM));
-        }
         if size.is_some_and(|n| n != st.size) {
             return Err(Errno::EROFS.into());
         }
-        Ok(st)
+        if mode.is_none() && owner == (None, None) {
+            return Ok(st);
+        }
+        self.0.writable()?;
+        let path = state.tree.path_of(ino)?;
+        if let Some(m) = mode {
+            state.tree.chmod(&path, m & 0o7777)?;
+        }
+        if owner != (None, None) {
+            let (uid, gid) = (owner.0.unwrap_or(st.uid), owner.1.unwrap_or(st.gid));
+            state.tree.chown(&path, uid, gid)?;
+        }
+        Ok(state.tree.stat_ino(ino)?)
     }
 }
 
@@ -380,8 +383,7 @@ impl Filesystem for TreeFs {
         _flags: Option<fuser::BsdFileFlags>,
         reply: ReplyAttr,
     ) {
-        let chmod_or_chown = mode.is_some() || uid.is_some() || gid.is_some();
-        match self.setattr_checked(ino.0, chmod_or_chown, size) {
+        match self.setattr_checked(ino.0, mode, (uid, gid), size) {
             Ok(st) => reply.attr(&self.0.attr_ttl(st.kind), &self.0.attr(&st)),
             Err(e) => reply.error(e.0),
         }
@@ -480,14 +482,8 @@ impl Filesystem for TreeFs {
         _lock_owner: Option<fuser::LockOwner>,
         reply: ReplyData,
     ) {
-        match self.read_at(fh.0, offset) {
-            Ok(bytes) => {
-                let start = usize::try_from(offset)
-                    .unwrap_or(usize::MAX)
-                    .min(bytes.len());
-                let end = start.saturating_add(size as usize).min(bytes.len());
-                reply.data(&bytes[start..end]);
-            }
+        match self.read_at(fh.0, offset, size) {
+            Ok(bytes) => reply.data(&bytes),
             Err(e) => reply.error(to_fuse(e)),
         }
     }

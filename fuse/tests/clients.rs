@@ -617,12 +617,21 @@ fn errors_reach_clients_unchanged() {
     );
     assert_eq!(errno(fs::create_dir(m.path("/big/n00002"))), 17, "EEXIST");
     assert_eq!(errno(fs::write(&row, b"1")), 30, "EROFS: content is fixed");
-    let perm = fs::Permissions::from_mode(0o600);
+    let high = fs::Permissions::from_mode(0o4755);
     assert_eq!(
-        errno(fs::set_permissions(&row, perm)),
-        1,
-        "EPERM: no chmod yet"
+        errno(fs::set_permissions(&row, high)),
+        22,
+        "EINVAL: a setuid bit is beyond the tree's modes"
     );
+    fs::set_permissions(&row, fs::Permissions::from_mode(0o600)).expect("chmod of a row");
+    assert_eq!(
+        fs::metadata(&row).unwrap().permissions().mode() & 0o7777,
+        0o600
+    );
+    let tree_mode = m
+        .mounted()
+        .read(|t| t.stat(b"/proc/sys/net/ipv4/conf/eth0/forwarding"));
+    assert_eq!(tree_mode.unwrap().mode, 0o600, "chmod reaches the tree");
     let renamed = fs::rename(m.path("/big/n00002"), m.path("/big/x"));
     assert_eq!(errno(renamed), 1, "EPERM: no rename");
     let long = m.path(&"x".repeat(256));
@@ -644,6 +653,12 @@ fn a_read_only_mount_refuses_every_change() {
     assert_eq!(errno(fs::create_dir(m.path("/new"))), 30);
     assert_eq!(errno(fs::remove_dir(m.path("/big/n00000"))), 30);
     assert_eq!(errno(fs::File::create(m.path("/f")).map(drop)), 30);
+    let perm = fs::Permissions::from_mode(0o600);
+    assert_eq!(
+        errno(fs::set_permissions(m.path("/big"), perm)),
+        30,
+        "chmod"
+    );
     assert_eq!(
         fs::read(m.path("/big/n00002")).unwrap(),
         b"2\n",

@@ -292,8 +292,9 @@ macro_rules! op_table {
             ///
             /// ```
             /// use pdtree_harness::{lang::op::Field, Op};
-            /// let op = Op::LookupAt { dir: 1, name: b"a".to_vec() };
-            /// assert_eq!(op.fields(), vec![Field::Ino(1), Field::Name(b"a")]);
+            /// let op = Op::LookupAt { view: 2, dir: 1, name: b"a".to_vec() };
+            /// assert_eq!(op.fields(), vec![Field::View(2), Field::Ino(1), Field::Name(b"a")]);
+            /// assert_eq!(op.to_string(), r#"@2 lookup_at 1 "a""#);
             /// ```
             pub fn fields(&self) -> Vec<Field<'_>> {
                 match self {

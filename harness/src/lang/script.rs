@@ -224,7 +224,8 @@ pub fn parse_script(input: &[u8]) -> Result<Script, ParseError> {
 ///
 /// ```
 /// use pdtree_harness::{lang::script::parse_op, Op};
-/// assert_eq!(parse_op(b"  readpage 3 10 # next").unwrap(), Op::ReadPage { slot: 3, max: 10 });
+/// assert_eq!(parse_op(b"  readpage 3 10 # next").unwrap(), Op::ReadPage { view: 0, slot: 3, max: 10 });
+/// assert_eq!(parse_op(b"@1 readpage 3 10").unwrap(), Op::ReadPage { view: 1, slot: 3, max: 10 });
 /// ```
 pub fn parse_op(line: &[u8]) -> Result<Op, ParseError> {
     let mut c = Cursor::new(line, 1);
