@@ -231,3 +231,21 @@ fn name_index_survives_growth_after_removal_and_churn() {
     t.close(held).unwrap();
     assert_eq!(t.stats().live, 2 + 6010);
 }
+
+#[test]
+fn a_row_held_open_through_ns_destroy_keeps_its_owner() {
+    let mut t = Tree::new();
+    let k = t.ns_create(5, 6).unwrap();
+    t.register_ns(k, b"net", &[pdtree::Row::file("dev", "x").with_mode(0o600)])
+        .unwrap();
+    let h = t.open_in(k, b"/net/dev").unwrap();
+    assert_eq!(t.ns_destroy(k), Ok(2));
+    let st = t.stat_handle(h).unwrap();
+    assert_eq!(
+        (st.nlink, st.mode, st.uid, st.gid, st.ns),
+        (0, 0o600, 5, 6, Some(k))
+    );
+    ok(&t);
+    t.close(h).unwrap();
+    ok(&t);
+}

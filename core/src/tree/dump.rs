@@ -77,10 +77,10 @@ fn push_num(out: &mut Vec<u8>, mut n: u64) {
 }
 
 pub(super) fn dump(tree: &Tree) -> String {
-    // About 80 bytes per line: one allocation instead of a chain of doublings (capped; a
+    // About 128 bytes per line: one allocation instead of a chain of doublings (capped; a
     // bigger dump grows as usual). Built as bytes (see `escape_into`), checked ASCII once.
-    let lines = (tree.allocated as usize).saturating_add(tree.headers.len() + 2);
-    let mut out: Vec<u8> = Vec::with_capacity(lines.saturating_mul(80).min(1 << 26));
+    let lines = (tree.allocated as usize).saturating_add(tree.headers.len() + 3);
+    let mut out: Vec<u8> = Vec::with_capacity(lines.saturating_mul(128).min(1 << 26));
     push_entries(&mut out, tree);
     push_headers(&mut out, tree);
     push_handles(&mut out, tree);
@@ -148,9 +148,13 @@ fn push_entry_fields(out: &mut Vec<u8>, tree: &Tree, slot: u32) {
     }
     out.extend_from_slice(b" mode=");
     push_mode(out, st.mode);
-    for (word, n) in [(&b" uid="[..], st.uid), (b" gid=", st.gid)] {
-        out.extend_from_slice(word);
-        push_num(out, u64::from(n));
+    if (st.uid, st.gid) == (0, 0) {
+        out.extend_from_slice(b" uid=0 gid=0");
+    } else {
+        for (word, n) in [(&b" uid="[..], st.uid), (b" gid=", st.gid)] {
+            out.extend_from_slice(word);
+            push_num(out, u64::from(n));
+        }
     }
     out.extend_from_slice(b" owner=");
     match st.owner {

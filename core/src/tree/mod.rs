@@ -526,9 +526,15 @@ impl Tree {
     /// directory's children all carry that tag).
     fn render(&self, dir: ArenaIndex) -> Vec<u8> {
         let d = self.dir(dir).expect("listing parent is a directory");
-        let (n, _, bytes) = d.counts_with(self.tag_of(dir));
+        let tag = self.tag_of(dir);
+        let (n, _, bytes) = d.counts_with(tag);
         let mut out = Vec::with_capacity((3 * n + bytes) as usize);
-        for (_, s) in d.merged_from(self.tag_of(dir), 0) {
+        let own = tag.and_then(|k| d.tag_set(k));
+        let children: Box<dyn Iterator<Item = (u64, ArenaIndex)> + '_> = match own {
+            None => Box::new(d.children.iter()),
+            Some(_) => Box::new(d.merged_from(tag, 0)),
+        };
+        for (_, s) in children {
             let e = self.entry(s);
             out.push(e.body.kind().letter() as u8);
             out.push(b'\t');
@@ -590,6 +596,9 @@ impl Tree {
 
     /// A slot's mode and owner: its own if set, else the defaults.
     fn attrs_of(&self, slot: ArenaIndex) -> Attrs {
+        if self.attrs.is_empty() {
+            return self.default_attrs(slot);
+        }
         match self.attrs.get(&slot) {
             Some(a) => *a,
             None => self.default_attrs(slot),
@@ -651,7 +660,10 @@ impl Tree {
         let snap = self.fresh_content(slot);
         let h = self.handles.get_mut(&handle).expect("checked handle");
         h.pos = snap.len() as u64;
-        h.snapshot = Some(Arc::clone(&snap));
+        // A cached rendering read again is the snapshot the handle already holds.
+        if !h.snapshot.as_ref().is_some_and(|s| Arc::ptr_eq(s, &snap)) {
+            h.snapshot = Some(Arc::clone(&snap));
+        }
         Ok(snap)
     }
 
@@ -902,6 +914,15 @@ impl Tree {
             .ok_or(Errno::ENOENT)?;
         let d = self.dir(d).ok_or(Errno::ENOTDIR)?;
         let mut next = pos;
+        if d.tag_set(view).is_none() {
+            // No child of this view's own: the shared set alone, no merge.
+            for (ino, s) in d.children.iter_from(pos).take(max) {
+                let e = self.entry(s);
+                f(&e.name, ino, e.body.kind());
+                next = ino + 1;
+            }
+            return Ok(next);
+        }
         for (ino, s) in d.merged_from(Some(view), pos).take(max) {
             let e = self.entry(s);
             f(&e.name, ino, e.body.kind());

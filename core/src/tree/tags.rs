@@ -40,6 +40,9 @@ pub(super) struct Namespace {
 impl Dir {
     /// This directory's set for `tag` (`None`: the shared children).
     pub(super) fn tag_set(&self, tag: NsId) -> Option<&TagSet> {
+        if self.tagged.is_empty() {
+            return None;
+        }
         self.tagged.get(&tag)
     }
 
@@ -131,7 +134,7 @@ impl Tree {
 
     /// `ENOENT` unless `view` is a live namespace.
     pub(super) fn check_view(&self, view: View) -> Result<(), Errno> {
-        if self.namespaces.contains_key(&view) {
+        if view == 0 || self.namespaces.contains_key(&view) {
             Ok(())
         } else {
             Err(Errno::ENOENT)
@@ -161,7 +164,11 @@ impl Tree {
         view: View,
         name: &[u8],
     ) -> Option<ArenaIndex> {
-        self.child_tagged(parent, None, name).or_else(|| {
+        let shared = self.child_tagged(parent, None, name);
+        if shared.is_some() || self.tags.is_empty() {
+            return shared;
+        }
+        shared.or_else(|| {
             let has = self.dir(parent).is_some_and(|d| d.tag_set(view).is_some());
             has.then(|| self.child_tagged(parent, Some(view), name))
                 .flatten()
@@ -172,6 +179,9 @@ impl Tree {
     pub(super) fn name_taken_by_any(&self, parent: ArenaIndex, name: &[u8]) -> bool {
         if self.child_tagged(parent, None, name).is_some() {
             return true;
+        }
+        if self.tags.is_empty() {
+            return false;
         }
         let Some(d) = self.dir(parent) else {
             return false;
@@ -219,6 +229,12 @@ impl Tree {
         let tagged = self.entries_tagged(k, &headers);
         let mut removed = tagged.len() as u64;
         for &(_, slot) in tagged.iter().rev() {
+            if self.entry(slot).open_refs > 0 {
+                // It stays allocated for its handles: keep the owner it had, which would
+                // otherwise read as a gone namespace's.
+                let a = self.attrs_of(slot);
+                self.attrs.insert(slot, a);
+            }
             self.unlink(slot);
         }
         for id in headers {
