@@ -1248,9 +1248,31 @@ impl PseudoFs for Oracle {
     fn dump(&self) -> String {
         // §9, byte for byte, written into one string (writing to a `String` cannot fail).
         let mut out = String::new();
-        // Every reachable entry in pre-order, children ascending: an explicit stack, never
-        // recursion (SEMANTICS §6, §9); a directory's children are pushed in reverse so the
-        // smallest inode is popped first.
+        self.dump_entries(&mut out);
+        self.dump_headers(&mut out);
+        self.dump_handles(&mut out);
+        self.dump_sources(&mut out);
+        let s = self.stats();
+        let _ = writeln!(
+            out,
+            "next ino={} header={} handle={} ns={}",
+            self.next_ino, self.next_header, self.next_handle, self.next_ns
+        );
+        let _ = writeln!(
+            out,
+            "stats live={} allocated={} headers={} handles={}",
+            s.live, s.allocated, s.headers, s.handles
+        );
+        out
+    }
+}
+
+/// The dump's sections (SEMANTICS §9), each appended to `out`.
+impl Oracle {
+    /// Every reachable entry in pre-order, children ascending: an explicit stack, never
+    /// recursion (SEMANTICS §6, §9); a directory's children are pushed in reverse so the
+    /// smallest inode is popped first.
+    fn dump_entries(&self, out: &mut String) {
         let mut stack = vec![ROOT];
         while let Some(i) = stack.pop() {
             let mark = stack.len();
@@ -1276,6 +1298,10 @@ impl PseudoFs for Oracle {
             }
             let _ = writeln!(out, " perm={} open={}", u8::from(n.permanent), n.open_refs);
         }
+    }
+
+    /// Live headers by id, each with its rows.
+    fn dump_headers(&self, out: &mut String) {
         for h in &self.headers {
             let ns = h.ns.map(|k| format!(" ns={k}")).unwrap_or_default();
             let _ = write!(out, "header {}{ns} dir=", h.id);
@@ -1293,6 +1319,10 @@ impl PseudoFs for Oracle {
                 let _ = writeln!(out, "row {} {} {kind}", h.id, escape(&r.name));
             }
         }
+    }
+
+    /// Open handles by id, with their position and snapshot.
+    fn dump_handles(&self, out: &mut String) {
         for h in &self.handles {
             let n = self.node(h.node);
             let snap = match &h.snapshot {
@@ -1308,6 +1338,10 @@ impl PseudoFs for Oracle {
                 h.pos,
             );
         }
+    }
+
+    /// Live namespaces, then sources by name, each with its items in order.
+    fn dump_sources(&self, out: &mut String) {
         for n in &self.namespaces {
             let _ = writeln!(out, "ns {} uid={} gid={}", n.id, n.uid, n.gid);
         }
@@ -1327,18 +1361,6 @@ impl PseudoFs for Oracle {
                 let _ = writeln!(out, "item {name} {}", escape(item));
             }
         }
-        let s = self.stats();
-        let _ = writeln!(
-            out,
-            "next ino={} header={} handle={} ns={}",
-            self.next_ino, self.next_header, self.next_handle, self.next_ns
-        );
-        let _ = writeln!(
-            out,
-            "stats live={} allocated={} headers={} handles={}",
-            s.live, s.allocated, s.headers, s.handles
-        );
-        out
     }
 }
 

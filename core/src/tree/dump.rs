@@ -63,6 +63,11 @@ fn into_string(out: Vec<u8>) -> String {
 
 /// Appends `n` in decimal, without the formatting machinery (the dump's hot path).
 fn push_num(out: &mut Vec<u8>, mut n: u64) {
+    if n < 10 {
+        // Most numbers of a dump line (nlink, open, hrefs, small sizes) are one digit.
+        out.push(b'0' + n as u8);
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {

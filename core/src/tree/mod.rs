@@ -381,21 +381,8 @@ impl Tree {
         } else {
             self.files_by_ino.push(ino, slot);
         }
-        let d = self.dir_mut(parent);
-        match tag {
-            None => {
-                d.children.push(ino, slot);
-                d.subdirs += u64::from(is_dir);
-                d.name_bytes += name.len() as u64;
-            }
-            Some(k) => {
-                let set = d.tagged.entry(k).or_default();
-                set.children.push(ino, slot);
-                set.subdirs += u64::from(is_dir);
-                set.name_bytes += name.len() as u64;
-            }
-        }
-        d.generation += 1;
+        self.dir_mut(parent)
+            .link(tag, ino, slot, is_dir, name.len());
         self.live += 1;
         self.allocated += 1;
         slot

@@ -46,6 +46,28 @@ impl Dir {
         self.tagged.get(&tag)
     }
 
+    /// Adds a new child (the largest inode so far) to the set of its tag.
+    pub(super) fn link(
+        &mut self,
+        tag: Option<NsId>,
+        ino: u64,
+        slot: ArenaIndex,
+        is_dir: bool,
+        name_len: usize,
+    ) {
+        let (children, subdirs, name_bytes) = match tag {
+            None => (&mut self.children, &mut self.subdirs, &mut self.name_bytes),
+            Some(k) => {
+                let set = self.tagged.entry(k).or_default();
+                (&mut set.children, &mut set.subdirs, &mut set.name_bytes)
+            }
+        };
+        children.push(ino, slot);
+        *subdirs += u64::from(is_dir);
+        *name_bytes += name_len as u64;
+        self.generation += 1;
+    }
+
     /// Children of every tag.
     pub(super) fn total_len(&self) -> usize {
         self.children.len()
