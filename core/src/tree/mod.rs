@@ -14,7 +14,11 @@
 //! - Each directory keeps its children ordered by inode (see `children.rs`), a counter of
 //!   child directories (nlink in O(1)), the total bytes of its children's names (a listing's
 //!   size in O(1)), a generation bumped on every change of its child set, and the cached
-//!   listing rendering tagged with the generation it was rendered at.
+//!   listing rendering tagged with the generation it was rendered at. A namespace's children
+//!   of a directory are a set of their own beside the shared ones (see `tags.rs`).
+//! - What most entries do not have lives beside the arena, not in it: the namespace tag of
+//!   tagged entries (`tags`), modes and owners other than the defaults (`attrs`), and the
+//!   sources behind generated files (`source.rs`).
 
 mod by_ino;
 mod check;
@@ -96,9 +100,9 @@ struct Handle {
     snapshot: Option<Arc<[u8]>>,
 }
 
-/// An entry's mode and owner when they differ from the defaults (its kind's mode, uid and
-/// gid 0). Kept beside the arena, not in `Entry`: most entries of a large tree keep the
-/// defaults, and an `Entry` field would cost every one of them 8 bytes.
+/// An entry's mode and owner when they differ from the defaults (its kind's mode, its
+/// namespace's owner). Kept beside the arena, not in `Entry`: most entries of a large tree
+/// keep the defaults, and an `Entry` field would cost every one of them 8 bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Attrs {
     mode: Mode,
