@@ -1447,21 +1447,7 @@ impl Oracle {
         }
         // The header dies: every directory on its path loses one href.
         let h = self.headers.remove(pos);
-        // Innermost first: an implicit directory whose hrefs reached 0 is removed if empty,
-        // else it becomes explicit.
-        for &ino in h.path.iter().rev() {
-            let Some(i) = self.find_live(ino) else {
-                continue;
-            };
-            if self.node(i).owner == Owner::Implicit && self.hrefs(i) == 0 {
-                if self.children(i).next().is_none() {
-                    self.detach(i);
-                    self.discard(i);
-                } else {
-                    self.node_mut(i).owner = Owner::Explicit;
-                }
-            }
-        }
+        self.release_path(&h.path);
         Ok(())
     }
 }

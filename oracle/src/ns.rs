@@ -88,24 +88,33 @@ impl Oracle {
         // (b) the headers, ascending id (the list is in id order).
         while let Some(pos) = self.headers.iter().position(|h| h.ns == Some(k)) {
             let h = self.headers.remove(pos);
-            for &ino in h.path.iter().rev() {
-                let Some(i) = self.find_live(ino) else {
-                    continue;
-                };
-                if self.node(i).owner == Owner::Implicit && self.hrefs(i) == 0 {
-                    if self.children(i).next().is_none() {
-                        self.detach(i);
-                        self.discard(i);
-                        removed += 1;
-                    } else {
-                        self.node_mut(i).owner = Owner::Explicit;
-                    }
-                }
-            }
+            removed += self.release_path(&h.path);
         }
         // (c)
         self.namespaces.retain(|n| n.id != k);
         Ok(removed)
+    }
+
+    /// After a header is gone (§4 unregister, §10 ns_destroy): innermost first, an implicit
+    /// directory on its path that no live header holds any more is removed if empty, else
+    /// becomes explicit. Returns the directories removed.
+    pub(crate) fn release_path(&mut self, path: &[pdtree::Ino]) -> u64 {
+        let mut removed = 0;
+        for &ino in path.iter().rev() {
+            let Some(i) = self.find_live(ino) else {
+                continue;
+            };
+            if self.node(i).owner == Owner::Implicit && self.hrefs(i) == 0 {
+                if self.children(i).next().is_none() {
+                    self.detach(i);
+                    self.discard(i);
+                    removed += 1;
+                } else {
+                    self.node_mut(i).owner = Owner::Explicit;
+                }
+            }
+        }
+        removed
     }
 
     /// §8.9 and §8.10: namespace 0 live, ids below the counter, tags live, a shared entry's

@@ -1031,16 +1031,7 @@ impl PseudoFs for Tree {
             self.dir_mut(h.target).mounts -= 1;
         }
         for &d in h.dirs.iter().rev() {
-            let dir = self.dir_mut(d);
-            dir.hrefs -= 1;
-            let (hrefs, empty) = (dir.hrefs, dir.is_empty_all());
-            if hrefs == 0 && self.entry(d).owner() == Owner::Implicit {
-                if empty {
-                    self.unlink(d);
-                } else {
-                    self.entry_mut(d).owner = OwnerWord::new(Owner::Explicit, false);
-                }
-            }
+            self.release_dir(d);
         }
         Ok(())
     }

@@ -303,22 +303,30 @@ impl Tree {
             self.dir_mut(h.target).mounts -= 1;
         }
         for &d in h.dirs.iter().rev() {
-            if !self.still_shared_dir(d) {
-                continue; // a directory of the namespace, removed in (a)
-            }
-            let dir = self.dir_mut(d);
-            dir.hrefs -= 1;
-            let (hrefs, empty) = (dir.hrefs, dir.is_empty_all());
-            if hrefs == 0 && self.entry(d).owner() == Owner::Implicit {
-                if empty {
-                    self.unlink(d);
-                    removed += 1;
-                } else {
-                    self.entry_mut(d).owner = OwnerWord::new(Owner::Explicit, false);
-                }
+            // A directory of the namespace itself was removed in (a).
+            if self.still_shared_dir(d) && self.release_dir(d) {
+                removed += 1;
             }
         }
         removed
+    }
+
+    /// One header less on directory `d`'s path (§4 unregister, §10 ns_destroy): an implicit
+    /// directory no header holds any more is removed if empty (returns true), else becomes
+    /// explicit.
+    pub(super) fn release_dir(&mut self, d: ArenaIndex) -> bool {
+        let dir = self.dir_mut(d);
+        dir.hrefs -= 1;
+        let (hrefs, empty) = (dir.hrefs, dir.is_empty_all());
+        if hrefs > 0 || self.entry(d).owner() != Owner::Implicit {
+            return false;
+        }
+        if empty {
+            self.unlink(d);
+            return true;
+        }
+        self.entry_mut(d).owner = OwnerWord::new(Owner::Explicit, false);
+        false
     }
 
     /// Whether `slot` still holds a reachable shared directory (a slot freed in (a) may not).

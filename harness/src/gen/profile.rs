@@ -34,7 +34,24 @@ pub struct Profile {
     /// A read through a handle of a removed file may answer `ENOENT` (the tree's rule, which
     /// pseudo-filesystems follow) instead of the content POSIX keeps readable.
     pub enoent_after_removal: bool,
+    /// The target has SPEC Part II ([`PART_TWO`]): sources, seq_file reads, writes, modes,
+    /// owners and namespaces.
+    pub part_two: bool,
 }
+
+/// The op kinds of SPEC Part II (§10–§13), which only a profile with `part_two` gets.
+pub const PART_TWO: [OpKind; 10] = [
+    OpKind::Generated,
+    OpKind::SourceAdd,
+    OpKind::SourceRemove,
+    OpKind::ReadAt,
+    OpKind::Write,
+    OpKind::Chmod,
+    OpKind::Chown,
+    OpKind::RegisterNs,
+    OpKind::NsCreate,
+    OpKind::NsDestroy,
+];
 
 impl Profile {
     /// Every op of the SPEC.
@@ -45,6 +62,7 @@ impl Profile {
         max_symlink_target: None,
         empty_files: false,
         enoent_after_removal: true,
+        part_two: true,
     };
 
     /// A POSIX directory on Linux, driven through syscalls.
@@ -55,21 +73,12 @@ impl Profile {
             OpKind::Register,
             OpKind::Unregister,
             OpKind::MarkPermanent,
-            OpKind::Generated,
-            OpKind::SourceAdd,
-            OpKind::SourceRemove,
-            OpKind::ReadAt,
-            OpKind::Write,
-            OpKind::Chmod,
-            OpKind::Chown,
-            OpKind::RegisterNs,
-            OpKind::NsCreate,
-            OpKind::NsDestroy,
         ],
         nul_free_targets: true,
         max_symlink_target: Some(4095),
         empty_files: false,
         enoent_after_removal: false,
+        part_two: false,
     };
 
     /// A pseudo-filesystem mounted on Linux, such as pdtree-fuse: [`Profile::POSIX`], but
@@ -91,21 +100,12 @@ impl Profile {
             OpKind::Unregister,
             OpKind::MarkPermanent,
             OpKind::Symlink,
-            OpKind::Generated,
-            OpKind::SourceAdd,
-            OpKind::SourceRemove,
-            OpKind::ReadAt,
-            OpKind::Write,
-            OpKind::Chmod,
-            OpKind::Chown,
-            OpKind::RegisterNs,
-            OpKind::NsCreate,
-            OpKind::NsDestroy,
         ],
         nul_free_targets: false,
         max_symlink_target: None,
         empty_files: false,
         enoent_after_removal: false,
+        part_two: false,
     };
 
     /// Every profile.
@@ -123,7 +123,7 @@ impl Profile {
 
     /// Whether the generator may make ops of `kind`.
     pub fn supports(&self, kind: OpKind) -> bool {
-        !self.unsupported.contains(&kind)
+        !self.unsupported.contains(&kind) && (self.part_two || !PART_TWO.contains(&kind))
     }
 }
 

@@ -40,7 +40,7 @@ impl Swarm {
 
     /// Disables the kinds `profile` does not support (keeping `mkdir` if nothing is left).
     pub(crate) fn restrict(&mut self, profile: &Profile) {
-        for &k in profile.unsupported {
+        for k in OpKind::ALL.into_iter().filter(|&k| !profile.supports(k)) {
             self.weights[k as usize] = 0;
         }
         if self.weights.iter().all(|&w| w == 0) {
