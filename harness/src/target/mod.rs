@@ -43,3 +43,48 @@ pub fn expected_on(text: &str, target: &str) -> Option<String> {
         .find_map(|l| l.strip_prefix(&tag))
         .map(str::to_string)
 }
+
+/// The [`PseudoFs`](pdtree::PseudoFs) methods of SPEC Part II (§10–§13) for a target that has
+/// none of them: its profile never generates them (`Profile::part_two` is false), so a call
+/// is a harness bug, and panics naming the profile.
+macro_rules! without_part_two {
+    ($profile:literal) => {
+        fn register_ns(&mut self, _: pdtree::NsId, _: &[u8], _: &[Row]) -> Result<HeaderId, Errno> {
+            unimplemented!(concat!("namespaces are not in ", $profile))
+        }
+        fn ns_create(&mut self, _: pdtree::Id, _: pdtree::Id) -> Result<pdtree::NsId, Errno> {
+            unimplemented!(concat!("namespaces are not in ", $profile))
+        }
+        fn ns_destroy(&mut self, _: pdtree::NsId) -> Result<u64, Errno> {
+            unimplemented!(concat!("namespaces are not in ", $profile))
+        }
+        fn read_at(&mut self, _: HandleId, _: u64, _: u64) -> Result<Vec<u8>, Errno> {
+            unimplemented!(concat!("seq_file reads are not in ", $profile))
+        }
+        fn write(&mut self, _: HandleId, _: &[u8]) -> Result<(), Errno> {
+            unimplemented!(concat!("writes are not in ", $profile))
+        }
+        fn generated(&mut self, _: &[u8], _: &[u8]) -> Result<Ino, Errno> {
+            unimplemented!(concat!("sources are not in ", $profile))
+        }
+        fn source_add(&mut self, _: &[u8], _: &[u8]) -> Result<(), Errno> {
+            unimplemented!(concat!("sources are not in ", $profile))
+        }
+        fn source_remove(&mut self, _: &[u8], _: &[u8]) -> Result<(), Errno> {
+            unimplemented!(concat!("sources are not in ", $profile))
+        }
+        fn chmod_in(&mut self, _: pdtree::View, _: &[u8], _: pdtree::Mode) -> Result<(), Errno> {
+            unimplemented!(concat!("modes are not in ", $profile))
+        }
+        fn chown_in(
+            &mut self,
+            _: pdtree::View,
+            _: &[u8],
+            _: pdtree::Id,
+            _: pdtree::Id,
+        ) -> Result<(), Errno> {
+            unimplemented!(concat!("owners are not in ", $profile))
+        }
+    };
+}
+pub(crate) use without_part_two;

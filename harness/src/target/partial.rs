@@ -286,6 +286,8 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         unimplemented!("tables are not in a partial tree's profile")
     }
 
+    super::without_part_two!("a partial tree's profile");
+
     fn stat_in(&self, view: pdtree::View, path: &[u8]) -> Result<Stat, Errno> {
         let comps = components(path)?;
         only_view_0(view)?;
@@ -367,23 +369,6 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         unimplemented!("permanent entries are not in a partial tree's profile")
     }
 
-    fn register_ns(
-        &mut self,
-        _ns: pdtree::NsId,
-        _dir: &[u8],
-        _table: &[Row],
-    ) -> Result<HeaderId, Errno> {
-        unimplemented!("namespaces are not in a partial tree's profile")
-    }
-
-    fn ns_create(&mut self, _uid: pdtree::Id, _gid: pdtree::Id) -> Result<pdtree::NsId, Errno> {
-        unimplemented!("namespaces are not in a partial tree's profile")
-    }
-
-    fn ns_destroy(&mut self, _ns: pdtree::NsId) -> Result<u64, Errno> {
-        unimplemented!("namespaces are not in a partial tree's profile")
-    }
-
     fn open_in(&mut self, view: pdtree::View, path: &[u8]) -> Result<HandleId, Errno> {
         let st = self.stat_in(view, path)?;
         if st.kind == Kind::Dir {
@@ -402,40 +387,6 @@ impl<T: PosixTree + Default> PseudoFs for Partial<T> {
         let h = self.handles.get_mut(&handle).expect("checked handle");
         h.1.whole(&bytes);
         Ok(bytes)
-    }
-
-    fn read_at(&mut self, _handle: HandleId, _offset: u64, _len: u64) -> Result<Vec<u8>, Errno> {
-        unimplemented!("seq_file reads are not in a partial tree's profile")
-    }
-
-    fn write(&mut self, _handle: HandleId, _content: &[u8]) -> Result<(), Errno> {
-        unimplemented!("writes are not in a partial tree's profile")
-    }
-
-    fn generated(&mut self, _path: &[u8], _source: &[u8]) -> Result<Ino, Errno> {
-        unimplemented!("sources are not in a partial tree's profile")
-    }
-
-    fn source_add(&mut self, _source: &[u8], _item: &[u8]) -> Result<(), Errno> {
-        unimplemented!("sources are not in a partial tree's profile")
-    }
-
-    fn source_remove(&mut self, _source: &[u8], _item: &[u8]) -> Result<(), Errno> {
-        unimplemented!("sources are not in a partial tree's profile")
-    }
-
-    fn chmod_in(&mut self, _: pdtree::View, _: &[u8], _: pdtree::Mode) -> Result<(), Errno> {
-        unimplemented!("modes are not in a partial tree's profile")
-    }
-
-    fn chown_in(
-        &mut self,
-        _: pdtree::View,
-        _: &[u8],
-        _: pdtree::Id,
-        _: pdtree::Id,
-    ) -> Result<(), Errno> {
-        unimplemented!("owners are not in a partial tree's profile")
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {

@@ -477,22 +477,7 @@ impl PseudoFs for RealDir {
         unimplemented!("tables are not in the posix-linux profile")
     }
 
-    fn register_ns(
-        &mut self,
-        _ns: pdtree::NsId,
-        _dir: &[u8],
-        _table: &[Row],
-    ) -> Result<HeaderId, Errno> {
-        unimplemented!("namespaces are not in the posix-linux profile")
-    }
-
-    fn ns_create(&mut self, _uid: pdtree::Id, _gid: pdtree::Id) -> Result<pdtree::NsId, Errno> {
-        unimplemented!("namespaces are not in the posix-linux profile")
-    }
-
-    fn ns_destroy(&mut self, _ns: pdtree::NsId) -> Result<u64, Errno> {
-        unimplemented!("namespaces are not in the posix-linux profile")
-    }
+    super::without_part_two!("the posix-linux profile");
 
     fn stat_in(&self, view: pdtree::View, path: &[u8]) -> Result<Stat, Errno> {
         let comps = components(path)?;
@@ -608,40 +593,6 @@ impl PseudoFs for RealDir {
         let h = self.handles.get_mut(&handle).expect("checked handle");
         h.reads.whole(&bytes);
         Ok(bytes)
-    }
-
-    fn read_at(&mut self, _handle: HandleId, _offset: u64, _len: u64) -> Result<Vec<u8>, Errno> {
-        unimplemented!("seq_file reads are not in the posix-linux profile")
-    }
-
-    fn write(&mut self, _handle: HandleId, _content: &[u8]) -> Result<(), Errno> {
-        unimplemented!("writes are not in the posix-linux profile")
-    }
-
-    fn generated(&mut self, _path: &[u8], _source: &[u8]) -> Result<Ino, Errno> {
-        unimplemented!("sources are not in the posix-linux profile")
-    }
-
-    fn source_add(&mut self, _source: &[u8], _item: &[u8]) -> Result<(), Errno> {
-        unimplemented!("sources are not in the posix-linux profile")
-    }
-
-    fn source_remove(&mut self, _source: &[u8], _item: &[u8]) -> Result<(), Errno> {
-        unimplemented!("sources are not in the posix-linux profile")
-    }
-
-    fn chmod_in(&mut self, _: pdtree::View, _: &[u8], _: pdtree::Mode) -> Result<(), Errno> {
-        unimplemented!("modes are not in the posix-linux profile")
-    }
-
-    fn chown_in(
-        &mut self,
-        _: pdtree::View,
-        _: &[u8],
-        _: pdtree::Id,
-        _: pdtree::Id,
-    ) -> Result<(), Errno> {
-        unimplemented!("owners are not in the posix-linux profile")
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
