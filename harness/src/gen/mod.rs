@@ -8,8 +8,8 @@
 //!    `dump` are enabled rarely. So one input hammers `register`/`unregister`, another
 //!    `open`/`remove`/`read`, instead of every input being the same uniform mix.
 //! 2. **Limits.** One byte picks the [`Limits`]: the defaults, tiny ones (16 entries, 8-byte
-//!    contents, 3-row tables, 1–4 entry readdir pages) so `ENOSPC`, `EFBIG`, `E2BIG` are
-//!    reached, or a mix.
+//!    contents, 3-row tables, 1–4 entry readdir pages, 3 live namespaces) so `ENOSPC`,
+//!    `EFBIG`, `E2BIG` are reached, or a mix.
 //! 3. **Ops**, at most [`MAX_OPS`] per input, until the bytes run out. Names come mostly from
 //!    a pool of six ([`NAME_POOL`]) so operations collide; paths are 1–4 components deep,
 //!    usually a known directory plus a pool name; edge names (255 and 256 bytes, `.`, `..`,
