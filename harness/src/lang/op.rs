@@ -8,7 +8,8 @@
 //! ## Slots
 //!
 //! * **Handle slots.** `open <slot> <path>` stores the returned handle id in the slot;
-//!   `read <slot>` and `close <slot>` pass the slot's id to the tree. A slot that was never
+//!   `read <slot>`, `read_at <slot> …`, `write <slot> …` and `close <slot>` pass the slot's
+//!   id to the tree. A slot that was never
 //!   filled holds id `0`, which no tree ever issues (ids count from 1), so `read`/`close` of an
 //!   empty slot is `EBADF` ("unknown handle"). `close` does **not** clear the slot: it keeps
 //!   the closed id, so a second `close` (or a `read`) passes the closed id and is `EBADF`
