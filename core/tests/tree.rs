@@ -249,3 +249,17 @@ fn a_row_held_open_through_ns_destroy_keeps_its_owner() {
     t.close(h).unwrap();
     ok(&t);
 }
+
+#[test]
+fn inode_addressed_reads_serve_view_0() {
+    let mut t = Tree::new();
+    let k = t.ns_create(0, 0).unwrap();
+    t.register_ns(k, b"net", &[pdtree::Row::file("dev", "x")])
+        .unwrap();
+    let ino = t.stat_in(k, b"/net/dev").unwrap().ino;
+    assert_eq!(t.stat_ino(ino), Err(Errno::ENOENT));
+    assert_eq!(t.path_of(ino), Err(Errno::ENOENT));
+    t.create(b"/shared", b"").unwrap();
+    let shared = t.stat(b"/shared").unwrap().ino;
+    assert_eq!(t.path_of(shared).unwrap(), b"/shared");
+}
