@@ -520,12 +520,7 @@ impl Tree {
         let tag = self.tag_of(dir);
         let (n, _, bytes) = d.counts_with(tag);
         let mut out = Vec::with_capacity((3 * n + bytes) as usize);
-        let own = tag.and_then(|k| d.tag_set(k));
-        let children: Box<dyn Iterator<Item = (u64, ArenaIndex)> + '_> = match own {
-            None => Box::new(d.children.iter()),
-            Some(_) => Box::new(d.merged_from(tag, 0)),
-        };
-        for (_, s) in children {
+        for (_, s) in d.merged_from(tag, 0) {
             let e = self.entry(s);
             out.push(e.body.kind().letter() as u8);
             out.push(b'\t');
@@ -905,15 +900,6 @@ impl Tree {
             .ok_or(Errno::ENOENT)?;
         let d = self.dir(d).ok_or(Errno::ENOTDIR)?;
         let mut next = pos;
-        if d.tag_set(view).is_none() {
-            // No child of this view's own: the shared set alone, no merge.
-            for (ino, s) in d.children.iter_from(pos).take(max) {
-                let e = self.entry(s);
-                f(&e.name, ino, e.body.kind());
-                next = ino + 1;
-            }
-            return Ok(next);
-        }
         for (ino, s) in d.merged_from(Some(view), pos).take(max) {
             let e = self.entry(s);
             f(&e.name, ino, e.body.kind());

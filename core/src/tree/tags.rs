@@ -104,7 +104,9 @@ impl Dir {
         c
     }
 
-    /// Children with inode >= `pos` of the shared set and of `tag`'s, merged ascending.
+    /// Children with inode >= `pos` of the shared set and of `tag`'s, merged ascending. With
+    /// no set of `tag`'s here (every directory of a tree without namespaces) it is the shared
+    /// set's own iterator, with no merge step per child.
     pub(super) fn merged_from(
         &self,
         tag: Option<NsId>,
@@ -113,13 +115,16 @@ impl Dir {
         let mut a = self.children.iter_from(pos).peekable();
         let mut b = tag
             .and_then(|k| self.tag_set(k))
-            .into_iter()
-            .flat_map(move |s| s.children.iter_from(pos))
-            .peekable();
-        std::iter::from_fn(move || match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) if y.0 < x.0 => b.next(),
-            (Some(_), _) => a.next(),
-            (None, _) => b.next(),
+            .map(|s| s.children.iter_from(pos).peekable());
+        std::iter::from_fn(move || {
+            let Some(b) = b.as_mut() else {
+                return a.next();
+            };
+            match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) if y.0 < x.0 => b.next(),
+                (Some(_), _) => a.next(),
+                (None, _) => b.next(),
+            }
         })
     }
 
@@ -190,11 +195,9 @@ impl Tree {
         if shared.is_some() || self.tags.is_empty() {
             return shared;
         }
-        shared.or_else(|| {
-            let has = self.dir(parent).is_some_and(|d| d.tag_set(view).is_some());
-            has.then(|| self.child_tagged(parent, Some(view), name))
-                .flatten()
-        })
+        let has = self.dir(parent).is_some_and(|d| d.tag_set(view).is_some());
+        has.then(|| self.child_tagged(parent, Some(view), name))
+            .flatten()
     }
 
     /// Whether any child of `parent`, whatever its tag, holds `name`.
