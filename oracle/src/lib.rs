@@ -71,6 +71,16 @@ enum Body {
 }
 
 impl Body {
+    /// §12: the mode an entry gets when nothing states one. The oracle's own table, not
+    /// core's `Kind::default_mode`, so the two sides do not share the rule.
+    fn default_mode(&self) -> Mode {
+        match self {
+            Body::Dir => 0o555,
+            Body::Symlink(_) => 0o777,
+            Body::File(_) | Body::Listing | Body::Generated(_) => 0o444,
+        }
+    }
+
     fn kind(&self) -> Kind {
         match self {
             Body::Dir => Kind::Dir,
@@ -455,7 +465,7 @@ impl Oracle {
             ino,
             name: name.into(),
             tag,
-            mode: body.kind().default_mode(), // §12: the kind's default
+            mode: body.default_mode(),
             uid,
             gid,
             body,
