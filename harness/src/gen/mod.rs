@@ -508,6 +508,23 @@ impl<'a> Generator<'a> {
                 slot: self.handle_slot(),
             },
             OpKind::Stats => Op::Stats,
+            OpKind::OpenDir | OpKind::ReadPage | OpKind::Seek | OpKind::Rewind => {
+                self.cursor_op(kind)
+            }
+            OpKind::Check => Op::Check,
+            OpKind::Dump => Op::Dump,
+            OpKind::Bulk => Op::Bulk {
+                dir: self.existing_path(Some(true)),
+                prefix: self.prefix(),
+                count: self.bulk_count(),
+            },
+            _ => self.part_two_op(kind),
+        }
+    }
+
+    /// One readdir-cursor op, its fields drawn in script order.
+    fn cursor_op(&mut self, kind: OpKind) -> Op {
+        match kind {
             OpKind::OpenDir => Op::OpenDir {
                 view: self.view(),
                 slot: self.new_slot(CURSOR_SLOTS),
@@ -525,18 +542,11 @@ impl<'a> Generator<'a> {
             OpKind::Rewind => Op::Rewind {
                 slot: self.cursor_slot(),
             },
-            OpKind::Check => Op::Check,
-            OpKind::Dump => Op::Dump,
-            OpKind::Bulk => Op::Bulk {
-                dir: self.existing_path(Some(true)),
-                prefix: self.prefix(),
-                count: self.bulk_count(),
-            },
-            _ => self.part_two_op(kind),
+            _ => unreachable!("op_of handles {kind:?}"),
         }
     }
 
-    /// One op of a SPEC Part II kind (§11–§13), its fields drawn in script order.
+    /// One op of a SPEC Part II kind (§10–§13), its fields drawn in script order.
     fn part_two_op(&mut self, kind: OpKind) -> Op {
         match kind {
             OpKind::Generated => Op::Generated {
@@ -587,6 +597,7 @@ impl<'a> Generator<'a> {
                 dir: self.table_dir(),
                 rows: self.rows(),
             },
+
             _ => unreachable!("op_of handles {kind:?}"),
         }
     }

@@ -197,6 +197,55 @@ impl fmt::Display for Outcome {
         }
     }
 }
+/// A failure as `err …`, a success through `f`.
+fn o<V>(r: Result<V, Errno>, f: impl FnOnce(V) -> Outcome) -> Outcome {
+    r.map_or_else(Outcome::Err, f)
+}
+
+/// The ops that name no handle or cursor slot: one tree call each. ([`Runner::apply`] runs
+/// the slot ops.)
+fn tree_op<T: PseudoFs>(t: &mut T, op: &Op) -> Outcome {
+    match op {
+        Op::Mkdir { path } => o(t.mkdir(path), Outcome::Ino),
+        Op::Create { path, content } => o(t.create(path, content), Outcome::Ino),
+        Op::Symlink { path, target } => o(t.symlink(path, target), Outcome::Ino),
+        Op::Listing { path } => o(t.listing(path), Outcome::Ino),
+        Op::Register { dir, rows } => o(t.register(dir, rows), Outcome::Header),
+        Op::RegisterNs { ns, dir, rows } => o(t.register_ns(*ns, dir, rows), Outcome::Header),
+        Op::NsCreate { uid, gid } => o(t.ns_create(*uid, *gid), Outcome::Ns),
+        Op::NsDestroy { ns } => o(t.ns_destroy(*ns), Outcome::Destroyed),
+        Op::Unregister { header } => o(t.unregister(*header), |()| Outcome::Unit),
+        Op::Stat { view, path } => o(t.stat_in(*view, path), Outcome::Stat),
+        Op::LookupAt { view, dir, name } => o(t.lookup_at_in(*view, *dir, name), Outcome::Stat),
+        Op::Readdir {
+            view,
+            dir,
+            pos,
+            max,
+        } => o(t.readdir_in(*view, *dir, *pos, *max), Outcome::Page),
+        Op::Remove { path } => o(t.remove(path), |()| Outcome::Unit),
+        Op::RemoveSubtree { path } => o(t.remove_subtree(path), Outcome::Removed),
+        Op::MarkPermanent { path } => o(t.mark_permanent(path), |()| Outcome::Unit),
+        Op::Generated { path, source } => o(t.generated(path, source), Outcome::Ino),
+        Op::SourceAdd { source, item } => o(t.source_add(source, item), |()| Outcome::Unit),
+        Op::SourceRemove { source, item } => o(t.source_remove(source, item), |()| Outcome::Unit),
+        Op::Chmod { view, path, mode } => o(t.chmod_in(*view, path, *mode), |()| Outcome::Unit),
+        Op::Chown {
+            view,
+            path,
+            uid,
+            gid,
+        } => o(t.chown_in(*view, path, *uid, *gid), |()| Outcome::Unit),
+        Op::Stats => Outcome::Stats(t.stats()),
+        Op::Check => match t.check_invariants() {
+            Ok(()) => Outcome::Unit,
+            Err(v) => Outcome::Violation(v),
+        },
+        Op::Dump => Outcome::Dump(t.dump()),
+        Op::Bulk { dir, prefix, count } => bulk(t, dir, prefix, *count),
+        _ => unreachable!("Runner::apply runs `{op}`"),
+    }
+}
 
 /// Creates `dir/prefix0` … in order until one fails.
 fn bulk<T: PseudoFs>(t: &mut T, dir: &[u8], prefix: &[u8], count: usize) -> Outcome {
@@ -326,32 +375,9 @@ impl<T: PseudoFs> Runner<T> {
     /// Runs one op and describes its outcome. Slot numbers at or above [`SLOTS`] (which the
     /// parser never produces) are taken modulo [`SLOTS`].
     pub fn apply(&mut self, op: &Op) -> Outcome {
-        fn o<V>(r: Result<V, Errno>, f: impl FnOnce(V) -> Outcome) -> Outcome {
-            r.map_or_else(Outcome::Err, f)
-        }
         let s = |slot: &Slot| usize::from(*slot) % SLOTS;
         let t = &mut self.tree;
         match op {
-            Op::Mkdir { path } => o(t.mkdir(path), Outcome::Ino),
-            Op::Create { path, content } => o(t.create(path, content), Outcome::Ino),
-            Op::Symlink { path, target } => o(t.symlink(path, target), Outcome::Ino),
-            Op::Listing { path } => o(t.listing(path), Outcome::Ino),
-            Op::Register { dir, rows } => o(t.register(dir, rows), Outcome::Header),
-            Op::RegisterNs { ns, dir, rows } => o(t.register_ns(*ns, dir, rows), Outcome::Header),
-            Op::NsCreate { uid, gid } => o(t.ns_create(*uid, *gid), Outcome::Ns),
-            Op::NsDestroy { ns } => o(t.ns_destroy(*ns), Outcome::Destroyed),
-            Op::Unregister { header } => o(t.unregister(*header), |()| Outcome::Unit),
-            Op::Stat { view, path } => o(t.stat_in(*view, path), Outcome::Stat),
-            Op::LookupAt { view, dir, name } => o(t.lookup_at_in(*view, *dir, name), Outcome::Stat),
-            Op::Readdir {
-                view,
-                dir,
-                pos,
-                max,
-            } => o(t.readdir_in(*view, *dir, *pos, *max), Outcome::Page),
-            Op::Remove { path } => o(t.remove(path), |()| Outcome::Unit),
-            Op::RemoveSubtree { path } => o(t.remove_subtree(path), Outcome::Removed),
-            Op::MarkPermanent { path } => o(t.mark_permanent(path), |()| Outcome::Unit),
             Op::Open { view, slot, path } => match t.open_in(*view, path) {
                 Ok(h) => {
                     self.handles[s(slot)] = h;
@@ -368,19 +394,6 @@ impl<T: PseudoFs> Runner<T> {
             Op::Write { slot, content } => {
                 o(t.write(self.handles[s(slot)], content), |()| Outcome::Unit)
             }
-            Op::Generated { path, source } => o(t.generated(path, source), Outcome::Ino),
-            Op::SourceAdd { source, item } => o(t.source_add(source, item), |()| Outcome::Unit),
-            Op::SourceRemove { source, item } => {
-                o(t.source_remove(source, item), |()| Outcome::Unit)
-            }
-            Op::Chmod { view, path, mode } => o(t.chmod_in(*view, path, *mode), |()| Outcome::Unit),
-            Op::Chown {
-                view,
-                path,
-                uid,
-                gid,
-            } => o(t.chown_in(*view, path, *uid, *gid), |()| Outcome::Unit),
-            Op::Stats => Outcome::Stats(t.stats()),
             Op::OpenDir { view, slot, path } => match t.stat_in(*view, path) {
                 Ok(st) => {
                     self.cursors[s(slot)] = DirCursor {
@@ -409,12 +422,7 @@ impl<T: PseudoFs> Runner<T> {
                 self.cursors[s(slot)].pos = 0;
                 Outcome::Unit
             }
-            Op::Check => match t.check_invariants() {
-                Ok(()) => Outcome::Unit,
-                Err(v) => Outcome::Violation(v),
-            },
-            Op::Dump => Outcome::Dump(t.dump()),
-            Op::Bulk { dir, prefix, count } => bulk(t, dir, prefix, *count),
+            _ => tree_op(t, op),
         }
     }
 
