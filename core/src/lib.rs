@@ -29,7 +29,7 @@ pub mod thresholds;
 mod tree;
 mod types;
 
-pub use spec::{read_all, PseudoFs};
+pub use spec::{read_all, read_all_in, PseudoFs};
 pub use tree::Tree;
 pub use types::{
     DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, NsId,

@@ -183,10 +183,29 @@ pub fn read_all<T: PseudoFs + ?Sized>(
     dir: Ino,
     page: usize,
 ) -> Result<Vec<DirEntry>, Errno> {
+    read_all_in(tree, 0, dir, page)
+}
+
+/// [`read_all`] in view `view`: every child of `dir` that view sees.
+///
+/// ```
+/// use pdtree::{PseudoFs, Row, Tree, ROOT_INO};
+/// let mut t = Tree::new();
+/// let k = t.ns_create(0, 0).unwrap();
+/// t.register_ns(k, b"", &[Row::dir("own")]).unwrap();
+/// assert_eq!(pdtree::read_all_in(&t, k, ROOT_INO, 8).unwrap().len(), 1);
+/// assert_eq!(pdtree::read_all(&t, ROOT_INO, 8).unwrap().len(), 0);
+/// ```
+pub fn read_all_in<T: PseudoFs + ?Sized>(
+    tree: &T,
+    view: View,
+    dir: Ino,
+    page: usize,
+) -> Result<Vec<DirEntry>, Errno> {
     let mut out = Vec::new();
     let mut pos = 0;
     loop {
-        let p = tree.readdir(dir, pos, page)?;
+        let p = tree.readdir_in(view, dir, pos, page)?;
         if p.entries.is_empty() {
             return Ok(out);
         }

@@ -305,16 +305,9 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         let cursor_dir = |slot: usize| a.cursor(slot as u8).ino;
         let mut children = |view: View, dir: Ino| -> Result<BTreeSet<Ino>, Caught> {
             catch(|| {
-                let mut out = BTreeSet::new();
-                let mut pos = 0;
-                while let Ok(page) = b.tree().readdir_in(view, dir, pos, max) {
-                    if page.entries.is_empty() {
-                        break;
-                    }
-                    out.extend(page.entries.iter().map(|e| e.ino));
-                    pos = page.next_pos;
-                }
-                out
+                pdtree::read_all_in(b.tree(), view, dir, max)
+                    .map(|v| v.into_iter().map(|e| e.ino).collect())
+                    .unwrap_or_default()
             })
         };
         self.scans.track(op, outcome, cursor_dir, &mut children)
