@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::Args;
-use pdtree::{Limits, PseudoFs, Tree};
+use pdtree::Limits;
 
 use pdtree_harness::campaign::replay::{load_in, trace};
 use pdtree_harness::campaign::report::{repro_script, write_report, Commands, Report};
@@ -122,11 +122,11 @@ macro_rules! with_target {
                 $body
             }
             (None, None) => {
-                let $make = |l: Limits| Tree::with_limits(l);
+                let $make = |l: Limits| pdtree_harness::core_tree(l);
                 $body
             }
             (None, Some(f)) => {
-                let $make = move |l: Limits| Faulty::new(Tree::with_limits(l), f);
+                let $make = move |l: Limits| Faulty::new(pdtree_harness::core_tree(l), f);
                 $body
             }
         }

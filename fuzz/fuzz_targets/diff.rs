@@ -9,7 +9,7 @@ use pdtree::{PseudoFs, Tree};
 use pdtree_harness::check::diff::diff_bytes;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(d) = diff_bytes(data, &|l| Tree::with_limits(l)) {
+    if let Err(d) = diff_bytes(data, &pdtree_harness::core_tree) {
         panic!("divergence:\n{d}");
     }
 });

@@ -13,7 +13,7 @@ use pdtree_harness::{check::core_api::check_tree_api, gen::paths::ops_from_path_
 
 fuzz_target!(|data: &[u8]| {
     let (limits, ops) = ops_from_path_bytes(data);
-    if let Err(d) = run_ops(limits, &ops, &|l| Tree::with_limits(l)) {
+    if let Err(d) = run_ops(limits, &ops, &pdtree_harness::core_tree) {
         panic!("divergence:\n{d}");
     }
     if let Err(e) = check_tree_api(limits, &ops) {

@@ -25,7 +25,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use pdtree::{PseudoFs, Tree};
+use pdtree::Tree;
 use pdtree_harness::campaign::{self, iteration_input, CampaignConfig};
 use pdtree_harness::check::faults::{Fault, Faulty};
 use pdtree_harness::gen::ops_from_bytes;
@@ -76,7 +76,7 @@ fn coverage_seeds(out: &Path) {
     let mut kept = 0;
     for i in 0..CANDIDATES {
         let input = iteration_input(0x5eed, i, MAX_LEN);
-        let summary = match diff_bytes(&input, &|l| Tree::with_limits(l)) {
+        let summary = match diff_bytes(&input, &pdtree_harness::core_tree) {
             Ok(s) => s,
             Err(d) => panic!("Tree diverges from the oracle on candidate {i}:\n{d}"),
         };
@@ -107,7 +107,7 @@ fn coverage_seeds(out: &Path) {
 fn state_seeds(out: &Path) {
     for (i, why) in STATE_SEEDS {
         let input = iteration_input(0x5eed, i, MAX_LEN);
-        if let Err(d) = diff_bytes(&input, &|l| Tree::with_limits(l)) {
+        if let Err(d) = diff_bytes(&input, &pdtree_harness::core_tree) {
             panic!("Tree diverges from the oracle on state seed {i}:\n{d}");
         }
         std::fs::write(out.join(format!("state-{i}")), &input).expect("write a seed");
@@ -125,7 +125,7 @@ fn fault_seeds(out: &Path) {
     };
     let mut fault_inputs: Vec<Vec<u8>> = Vec::new();
     for fault in Fault::ALL {
-        let r = campaign::run(&cfg, &|l| Faulty::new(Tree::with_limits(l), fault));
+        let r = campaign::run(&cfg, &|l| Faulty::new(pdtree_harness::core_tree(l), fault));
         match r.found {
             Some(f) if !fault_inputs.contains(&f.input) => {
                 let name = format!("fault-{fault:?}");

@@ -42,6 +42,23 @@ pub mod shrink;
 #[cfg(target_os = "linux")]
 pub mod target;
 
+/// The seed of core's name hashing in every run the harness makes of core: fixed, so an
+/// input runs the same way, hash tables and all, in every process (results never depend on
+/// it; layouts and therefore timings and threshold counts do).
+pub const CORE_HASH_SEED: u64 = 0x7064_7472_6565; // "pdtree"
+
+/// Core's tree as the harness's engines make it: [`pdtree::Tree::with_seed`] with
+/// [`CORE_HASH_SEED`].
+///
+/// ```
+/// use pdtree::{Limits, PseudoFs};
+/// let t = pdtree_harness::core_tree(Limits::default());
+/// assert_eq!(t.stats().live, 1);
+/// ```
+pub fn core_tree(limits: pdtree::Limits) -> pdtree::Tree {
+    pdtree::Tree::with_seed(limits, CORE_HASH_SEED)
+}
+
 pub use check::diff::{diff_bytes, diff_bytes_in, run_ops, DiffRunner, RunSummary};
 pub use check::divergence::{Divergence, DivergenceKind, ReaddirRule, Side};
 pub use gen::{ops_from_bytes, GenStats};

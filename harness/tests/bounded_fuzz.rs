@@ -4,7 +4,6 @@
 //!
 //! `PDTREE_FUZZ_ITERATIONS` overrides the iteration count (default below).
 
-use pdtree::{PseudoFs, Tree};
 use pdtree_harness::campaign::{run, CampaignConfig};
 
 const DEFAULT_ITERATIONS: u64 = 400;
@@ -23,7 +22,7 @@ fn bounded_campaign_finds_nothing() {
         minimize: false,
         ..CampaignConfig::default()
     };
-    let r = run(&cfg, &|l| Tree::with_limits(l));
+    let r = run(&cfg, &pdtree_harness::core_tree);
     if let Some(f) = &r.found {
         panic!(
             "iteration {} diverged: {}\n{}",

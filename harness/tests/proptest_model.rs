@@ -323,7 +323,7 @@ struct Core;
 impl Subject for Core {
     type Tree = Tree;
     fn make(limits: Limits) -> Tree {
-        Tree::with_limits(limits)
+        pdtree_harness::core_tree(limits)
     }
 }
 
@@ -332,7 +332,7 @@ struct Planted;
 impl Subject for Planted {
     type Tree = Faulty<Tree>;
     fn make(limits: Limits) -> Faulty<Tree> {
-        Faulty::new(Tree::with_limits(limits), PLANTED.with(Cell::get))
+        Faulty::new(pdtree_harness::core_tree(limits), PLANTED.with(Cell::get))
     }
 }
 

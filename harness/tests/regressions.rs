@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use pdtree::{Limits, PseudoFs, Tree};
+use pdtree::Limits;
 use pdtree_harness::campaign::replay::{load, trace};
 use pdtree_harness::check::faults::{Fault, Faulty};
 
@@ -29,7 +29,7 @@ fn every_regression_script_agrees_with_the_oracle() {
     for f in corpus() {
         let case = load(&f).unwrap_or_else(|e| panic!("{e}"));
         assert!(!case.ops.is_empty(), "{}: no ops", f.display());
-        let (text, result) = trace(case.limits, &case.ops, &|l| Tree::with_limits(l));
+        let (text, result) = trace(case.limits, &case.ops, &pdtree_harness::core_tree);
         if let Err(d) = result {
             failures.push(format!("{}: `{}`\n{text}", f.display(), d.signature()));
         }
@@ -42,7 +42,7 @@ fn every_regression_script_agrees_with_the_oracle() {
 fn every_planted_bug_is_caught_by_some_regression_script() {
     let files = corpus();
     for fault in Fault::ALL {
-        let make = move |l: Limits| Faulty::new(Tree::with_limits(l), fault);
+        let make = move |l: Limits| Faulty::new(pdtree_harness::core_tree(l), fault);
         let caught = files.iter().any(|f| {
             let case = load(f).unwrap_or_else(|e| panic!("{e}"));
             trace(case.limits, &case.ops, &make).1.is_err()
@@ -67,7 +67,7 @@ fn every_paths_seed_agrees_with_the_oracle() {
         let data = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let (limits, ops) = pdtree_harness::gen::paths::ops_from_path_bytes(&data);
         if let Err(d) =
-            pdtree_harness::check::diff::run_ops(limits, &ops, &|l| Tree::with_limits(l))
+            pdtree_harness::check::diff::run_ops(limits, &ops, &pdtree_harness::core_tree)
         {
             panic!("{}: {d}", f.display());
         }

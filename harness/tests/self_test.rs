@@ -4,7 +4,7 @@
 //!
 //! Everything here is deterministic: a fixed seed, an iteration bound, one job.
 
-use pdtree::{PseudoFs, Tree};
+use pdtree::PseudoFs;
 use pdtree_harness::campaign::report::{report_markdown, Report};
 use pdtree_harness::campaign::{self, CampaignConfig, CampaignResult};
 use pdtree_harness::check::faults::{Fault, Faulty};
@@ -34,7 +34,7 @@ fn config() -> CampaignConfig {
 }
 
 fn against(fault: Fault) -> CampaignResult {
-    campaign::run(&config(), &|l| Faulty::new(Tree::with_limits(l), fault))
+    campaign::run(&config(), &|l| Faulty::new(pdtree_harness::core_tree(l), fault))
 }
 
 fn script(ops: &[Op]) -> String {
@@ -54,7 +54,7 @@ fn signature_of(fault: Fault, script: &str) -> (usize, Option<String>) {
             other => panic!("no repeat in a hand-minimal script: {other}"),
         })
         .collect();
-    let make = |l| Faulty::new(Tree::with_limits(l), fault);
+    let make = |l| Faulty::new(pdtree_harness::core_tree(l), fault);
     let signature = pdtree_harness::run_ops(limits, &ops, &make)
         .err()
         .map(|d| d.signature());
@@ -113,12 +113,12 @@ fn finds_within(fault: Fault, hand_minimal: &str, slack: usize) {
     );
     // The minimized case still diverges, with the same signature.
     let again = pdtree_harness::check::diff::run_ops(found.limits, &found.minimized, &|l| {
-        Faulty::new(Tree::with_limits(l), fault)
+        Faulty::new(pdtree_harness::core_tree(l), fault)
     })
     .expect_err("the minimized reproducer no longer diverges");
     assert_eq!(again.signature(), found.minimized_divergence.signature());
     // And it is a bug of the fault, not of the tree: the unmodified tree runs it cleanly.
-    pdtree_harness::check::diff::run_ops(found.limits, &found.minimized, &|l| Tree::with_limits(l))
+    pdtree_harness::check::diff::run_ops(found.limits, &found.minimized, &pdtree_harness::core_tree)
         .unwrap_or_else(|d| panic!("{fault:?}: the reproducer diverges on Tree too:\n{d}"));
 }
 
@@ -273,12 +273,12 @@ fn failed_create_that_replaces_is_an_atomicity_divergence_on_either_side() {
     let fault = Fault::FailedCreateReplaces;
     let mut on_a = DiffRunner::new(
         l,
-        Faulty::new(Tree::with_limits(l), fault),
+        Faulty::new(pdtree_harness::core_tree(l), fault),
         Oracle::with_limits(l),
     );
     let mut on_b = DiffRunner::new(
         l,
-        Tree::with_limits(l),
+        pdtree_harness::core_tree(l),
         Faulty::new(Oracle::with_limits(l), fault),
     );
     on_a.step(&ops[0]).expect("the first create agrees");
@@ -327,7 +327,7 @@ fn clean(iterations: u64) {
         iterations: Some(iterations),
         ..config()
     };
-    let r = campaign::run(&cfg, &|l| Tree::with_limits(l));
+    let r = campaign::run(&cfg, &pdtree_harness::core_tree);
     if let Some(f) = &r.found {
         panic!(
             "divergence on the unmodified tree at iteration {}:\n{}\n{}",
@@ -363,7 +363,7 @@ fn report_has_minimized_script_and_dump_diff() {
         report_dir: Some(dir.clone()),
         ..config()
     };
-    let r = campaign::run(&cfg, &|l| Faulty::new(Tree::with_limits(l), fault));
+    let r = campaign::run(&cfg, &|l| Faulty::new(pdtree_harness::core_tree(l), fault));
     let found = r.found.expect("planted bug not found");
     let check = |text: &str, what: &str| {
         for op in &found.minimized {

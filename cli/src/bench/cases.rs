@@ -94,6 +94,9 @@ pub(super) fn conf_table() -> Vec<Row> {
     .collect()
 }
 
+/// Names of the hostile-names case: the N of the goal.
+const HOSTILE_N: u64 = 100_000;
+
 /// A 10-byte name.
 fn name(i: u64) -> Vec<u8> {
     format!("if{i:08}").into_bytes()
@@ -250,6 +253,9 @@ pub(super) fn run(opts: &BenchOptions) -> BenchReport {
     }
     if opts.wants(BenchCase::Namespaces) {
         super::ns::namespaces_case(&mut r);
+    }
+    if opts.wants(BenchCase::Hostile) {
+        super::hostile::hostile_case(&mut r, HOSTILE_N.min(opts.max_n));
     }
     r.report
 }
@@ -644,7 +650,7 @@ fn runner_case(r: &mut BenchRun<'_>) {
         jobs: 1,
         ..CampaignConfig::default()
     };
-    let res = run(&cfg, &|limits| Tree::with_limits(limits));
+    let res = run(&cfg, &pdtree_harness::core_tree);
     let secs = res.elapsed.as_secs_f64().max(1e-9);
     let found = if res.found.is_some() {
         " (it found a divergence: see `pdtree fuzz`)"

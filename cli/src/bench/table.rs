@@ -146,6 +146,13 @@ fn extra_tables(out: &mut String, rep: &BenchReport) {
         }
         out.push('\n');
     }
+    if !rep.hostile.is_empty() {
+        out.push_str("### 9. Hostile names\n\n| case | measured |\n|---|---|\n");
+        for (what, v) in &rep.hostile {
+            let _ = writeln!(out, "| {what} | {v} |");
+        }
+        out.push('\n');
+    }
     if !rep.goals.is_empty() {
         out.push_str("### Goals\n\n| goal | measured (this run) | met |\n|---|---|---|\n");
         for g in &rep.goals {

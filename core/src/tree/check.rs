@@ -805,7 +805,7 @@ mod tests {
         let mut t = fixture();
         let f = slot(&t, b"/a/f");
         let a = slot(&t, b"/a");
-        let h = name_hash(a, None, b"f");
+        let h = name_hash(&t.name_keys, a, None, b"f");
         t.by_name.find_entry(h, |&s| s == f).unwrap().remove();
         broken_as(&t, 4);
     }
@@ -858,13 +858,13 @@ mod tests {
         let sub = slot(&t, b"/a/sub");
         let a = slot(&t, b"/a");
         t.by_name
-            .find_entry(name_hash(a, None, b"sub"), |&s| s == sub)
+            .find_entry(name_hash(&t.name_keys, a, None, b"sub"), |&s| s == sub)
             .unwrap()
             .remove();
         t.by_name.insert_unique(
-            name_hash(a, None, b"elsewhere"),
+            name_hash(&t.name_keys, a, None, b"elsewhere"),
             sub,
-            name_rehasher(&t.entries, &t.tags),
+            name_rehasher(&t.name_keys, &t.entries, &t.tags),
         );
         assert!(broken_as(&t, 4).contains("not found by name"));
     }

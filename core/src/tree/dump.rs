@@ -292,7 +292,7 @@ fn push_sources(out: &mut Vec<u8>, tree: &Tree) {
             out.extend_from_slice(b"item ");
             escape_into(out, &s.name);
             out.push(b' ');
-            escape_into(out, item);
+            escape_into(out, &item.bytes);
             out.push(b'\n');
         }
     }

@@ -134,8 +134,10 @@ pub struct Tree {
     /// Arena. Invariant: `entries[0]` is the root; a `None` slot is on `free`.
     entries: Vec<Option<Entry>>,
     free: Vec<ArenaIndex>,
-    /// Reachable entries except the root, keyed by (parent slot, name).
+    /// Reachable entries except the root, keyed by (parent slot, name), hashed with
+    /// `name_keys`.
     by_name: HashTable<ArenaIndex>,
+    name_keys: NameKeys,
     /// Reachable directories, root included, keyed by inode.
     dirs_by_ino: HashTable<ArenaIndex>,
     /// Reachable non-directories, ordered by inode.
@@ -160,9 +162,46 @@ pub struct Tree {
     allocated: u64,
 }
 
+/// The secret key of the hash of every user-chosen name: the name index's and the source
+/// items'. An unkeyed hash lets names be crafted so that all of them collide, which turns
+/// every create, lookup and remove in their directory into a scan (10^5 crafted creates:
+/// quadratic). The key is random per tree unless [`Tree::with_seed`] fixes it.
+#[derive(Clone, Debug)]
+struct NameKeys {
+    per_hasher: u64,
+    shared: foldhash::SharedSeed,
+}
+
+impl NameKeys {
+    /// The keys for `seed`: foldhash's shared seed spread from it, and it as the per-hasher
+    /// seed.
+    fn new(seed: u64) -> NameKeys {
+        NameKeys {
+            per_hasher: seed,
+            shared: foldhash::SharedSeed::from_u64(seed),
+        }
+    }
+
+    fn hasher(&self) -> foldhash::fast::FoldHasher<'_> {
+        foldhash::fast::FoldHasher::with_seed(self.per_hasher, &self.shared)
+    }
+
+    fn hash_bytes(&self, bytes: &[u8]) -> u64 {
+        let mut h = self.hasher();
+        h.write(bytes);
+        h.finish()
+    }
+}
+
+/// A seed from the operating system's randomness (std's per-process keys, stepped for each
+/// call), for trees made without one.
+fn random_seed() -> u64 {
+    std::hash::RandomState::new().build_hasher().finish()
+}
+
 /// The name index's key: (parent, tag, name); a shared entry's hashes as (parent, name).
-fn name_hash(parent: ArenaIndex, tag: Option<NsId>, name: &[u8]) -> u64 {
-    let mut h = FxBuildHasher.build_hasher();
+fn name_hash(keys: &NameKeys, parent: ArenaIndex, tag: Option<NsId>, name: &[u8]) -> u64 {
+    let mut h = keys.hasher();
     h.write_u32(parent);
     if let Some(k) = tag {
         h.write_u64(k);
@@ -174,6 +213,7 @@ fn name_hash(parent: ArenaIndex, tag: Option<NsId>, name: &[u8]) -> u64 {
 /// The hasher `by_name` needs to move its slots: the key is read back from the arena (and
 /// the tag from the side table).
 fn name_rehasher<'t>(
+    keys: &'t NameKeys,
     entries: &'t [Option<Entry>],
     tags: &'t HashMap<ArenaIndex, NsId, FxBuildHasher>,
 ) -> impl Fn(&ArenaIndex) -> u64 + 't {
@@ -184,7 +224,7 @@ fn name_rehasher<'t>(
         } else {
             tags.get(&s).copied()
         };
-        name_hash(e.parent, tag, &e.name)
+        name_hash(keys, e.parent, tag, &e.name)
     }
 }
 
@@ -229,6 +269,56 @@ impl Tree {
     /// ```
     pub fn new() -> Tree {
         Tree::with_limits(Limits::default())
+    }
+
+    /// A new tree holding only the root, whose name hashing is keyed by `seed` rather than
+    /// by the operating system's randomness: the same seed gives the same hash table layout,
+    /// so a run (a fuzz case, a benchmark) repeats exactly. Results never depend on the seed;
+    /// [`Tree::new`] and [`PseudoFs::with_limits`] pick a random one, which keeps crafted
+    /// colliding names from costing more than others.
+    ///
+    /// ```
+    /// use pdtree::{Limits, PseudoFs, Tree};
+    /// let mut t = Tree::with_seed(Limits::default(), 7);
+    /// t.create(b"/a", b"x").unwrap();
+    /// let mut u = Tree::with_seed(Limits::default(), 8);
+    /// u.create(b"/a", b"x").unwrap();
+    /// assert_eq!(t.dump(), u.dump());
+    /// ```
+    pub fn with_seed(limits: Limits, seed: u64) -> Tree {
+        let name_keys = NameKeys::new(seed);
+        let keys_for_sources = name_keys.clone();
+        let mut root = Entry::new(
+            ROOT_INO,
+            ROOT_SLOT,
+            b"",
+            Owner::Explicit,
+            Body::Dir(Box::default()),
+        );
+        root.owner = OwnerWord::new(Owner::Explicit, true);
+        let mut dirs_by_ino = HashTable::new();
+        dirs_by_ino.insert_unique(ino_hash(ROOT_INO), ROOT_SLOT, |_| ino_hash(ROOT_INO));
+        Tree {
+            limits,
+            entries: vec![Some(root)],
+            free: Vec::new(),
+            by_name: HashTable::new(),
+            name_keys,
+            dirs_by_ino,
+            files_by_ino: Children::default(),
+            headers: BTreeMap::new(),
+            handles: BTreeMap::new(),
+            attrs: HashMap::default(),
+            sources: Sources::new(keys_for_sources),
+            tags: HashMap::default(),
+            namespaces: BTreeMap::from([(0, Namespace::default())]),
+            next_ns: 1,
+            next_ino: ROOT_INO + 1,
+            next_header: 1,
+            next_handle: 1,
+            live: 1,
+            allocated: 1,
+        }
     }
 
     // ----- arena access -------------------------------------------------------------------
@@ -373,9 +463,9 @@ impl Tree {
         }
         let entries = &self.entries;
         self.by_name.insert_unique(
-            name_hash(parent, tag, name),
+            name_hash(&self.name_keys, parent, tag, name),
             slot,
-            name_rehasher(entries, &self.tags),
+            name_rehasher(&self.name_keys, entries, &self.tags),
         );
         if is_dir {
             let rehash_ino =
@@ -400,7 +490,7 @@ impl Tree {
     /// the scan would cost more than the table walk, so hashbrown does it.
     fn grow_name_index(&mut self) {
         let entries = &self.entries;
-        let rehash = name_rehasher(entries, &self.tags);
+        let rehash = name_rehasher(&self.name_keys, entries, &self.tags);
         let len = self.by_name.len();
         if len.saturating_mul(2) < entries.len() {
             #[cfg(feature = "thresholds")]
@@ -416,7 +506,8 @@ impl Tree {
             if let Some(e) = e.as_ref().filter(|e| e.reachable()) {
                 let slot = s as ArenaIndex;
                 let tag = self.tags.get(&slot).copied();
-                grown.insert_unique(name_hash(e.parent, tag, &e.name), slot, &rehash);
+                let hash = name_hash(&self.name_keys, e.parent, tag, &e.name);
+                grown.insert_unique(hash, slot, &rehash);
             }
         }
         debug_assert_eq!(grown.len(), len, "by_name disagrees with the arena");
@@ -479,7 +570,7 @@ impl Tree {
     fn drop_from_name_index(&mut self, slot: ArenaIndex) {
         let hash = {
             let e = self.entry(slot);
-            name_hash(e.parent, self.tag_of(slot), &e.name)
+            name_hash(&self.name_keys, e.parent, self.tag_of(slot), &e.name)
         };
         match self.by_name.find_entry(hash, |&s| s == slot) {
             Ok(found) => {
@@ -911,36 +1002,7 @@ impl Tree {
 
 impl PseudoFs for Tree {
     fn with_limits(limits: Limits) -> Self {
-        let mut root = Entry::new(
-            ROOT_INO,
-            ROOT_SLOT,
-            b"",
-            Owner::Explicit,
-            Body::Dir(Box::default()),
-        );
-        root.owner = OwnerWord::new(Owner::Explicit, true);
-        let mut dirs_by_ino = HashTable::new();
-        dirs_by_ino.insert_unique(ino_hash(ROOT_INO), ROOT_SLOT, |_| ino_hash(ROOT_INO));
-        Tree {
-            limits,
-            entries: vec![Some(root)],
-            free: Vec::new(),
-            by_name: HashTable::new(),
-            dirs_by_ino,
-            files_by_ino: Children::default(),
-            headers: BTreeMap::new(),
-            handles: BTreeMap::new(),
-            attrs: HashMap::default(),
-            sources: Sources::default(),
-            tags: HashMap::default(),
-            namespaces: BTreeMap::from([(0, Namespace::default())]),
-            next_ns: 1,
-            next_ino: ROOT_INO + 1,
-            next_header: 1,
-            next_handle: 1,
-            live: 1,
-            allocated: 1,
-        }
+        Tree::with_seed(limits, random_seed())
     }
 
     fn limits(&self) -> Limits {

@@ -7,22 +7,25 @@
 //! renders), a generation, and at most one rendering, valid until the next successful change.
 
 use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use indexmap::IndexSet;
+use indexmap::{Equivalent, IndexSet};
 use rustc_hash::FxBuildHasher;
 
 use crate::path::validate_name;
 use crate::types::Errno;
 
+use super::NameKeys;
+
 /// The index of a source in [`Sources::list`]; sources are never destroyed, so it is stable.
 pub(super) type SourceId = u32;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Source {
     pub(super) name: Box<[u8]>,
     /// Distinct items, insertion order (a re-added item goes last).
-    pub(super) items: IndexSet<Box<[u8]>, FxBuildHasher>,
+    pub(super) items: IndexSet<Item, FxBuildHasher>,
     /// Length of the rendering: the sum of `item.len() + 1`. Invariant 11 recomputes it.
     pub(super) len: u64,
     /// Successful changes so far.
@@ -33,12 +36,53 @@ pub(super) struct Source {
     pub(super) builds: u64,
 }
 
+/// An item with its hash under the tree's secret keys: items are as user-chosen as names,
+/// so they are hashed the same keyed way. The index's own hasher only spreads this `u64`,
+/// so it needs no keys of its own.
+#[derive(Debug)]
+pub(super) struct Item {
+    hash: u64,
+    pub(super) bytes: Box<[u8]>,
+}
+
+impl PartialEq for Item {
+    fn eq(&self, other: &Item) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl Eq for Item {}
+
+impl Hash for Item {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.hash);
+    }
+}
+
+/// A borrowed item to look up: hashes and compares as the [`Item`] it would be.
+struct ItemQuery<'a> {
+    hash: u64,
+    bytes: &'a [u8],
+}
+
+impl Hash for ItemQuery<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.hash);
+    }
+}
+
+impl Equivalent<Item> for ItemQuery<'_> {
+    fn equivalent(&self, key: &Item) -> bool {
+        self.bytes == &key.bytes[..]
+    }
+}
+
 impl Source {
     /// The rendering (§11), from scratch: each item, then `\n`.
     pub(super) fn render(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.len as usize);
         for item in &self.items {
-            out.extend_from_slice(item);
+            out.extend_from_slice(&item.bytes);
             out.push(b'\n');
         }
         out
@@ -62,10 +106,12 @@ impl Source {
 }
 
 /// Every source, by name (BTreeMap: the dump lists them by name bytes) and by id.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Sources {
     by_name: BTreeMap<Box<[u8]>, SourceId>,
     pub(super) list: Vec<Source>,
+    /// The tree's name keys, for each new source's item index.
+    keys: NameKeys,
 }
 
 /// An item as §11 allows: non-empty, no `\n`, no NUL.
@@ -77,6 +123,14 @@ fn check_item(item: &[u8]) -> Result<(), Errno> {
 }
 
 impl Sources {
+    pub(super) fn new(keys: NameKeys) -> Sources {
+        Sources {
+            by_name: BTreeMap::new(),
+            list: Vec::new(),
+            keys,
+        }
+    }
+
     pub(super) fn get(&self, name: &[u8]) -> Option<SourceId> {
         self.by_name.get(name).copied()
     }
@@ -113,18 +167,30 @@ impl Sources {
         let id = self.list.len() as SourceId;
         self.list.push(Source {
             name: name.into(),
-            ..Source::default()
+            items: IndexSet::default(),
+            len: 0,
+            generation: 0,
+            cache: None,
+            builds: 0,
         });
         self.by_name.insert(name.into(), id);
         id
+    }
+
+    fn query<'a>(&self, item: &'a [u8]) -> ItemQuery<'a> {
+        ItemQuery {
+            hash: self.keys.hash_bytes(item),
+            bytes: item,
+        }
     }
 
     /// `source_add` (§11): checks in order, then the change.
     pub(super) fn add(&mut self, name: &[u8], item: &[u8], max: usize) -> Result<(), Errno> {
         validate_name(name)?;
         check_item(item)?;
+        let q = self.query(item);
         let len = match self.get(name) {
-            Some(id) if self.source(id).items.contains(item) => return Err(Errno::EEXIST),
+            Some(id) if self.source(id).items.contains(&q) => return Err(Errno::EEXIST),
             Some(id) => self.source(id).len,
             None => 0,
         };
@@ -134,7 +200,10 @@ impl Sources {
         self.room_for(name)?;
         let id = self.get_or_make(name);
         let s = self.source_mut(id);
-        s.items.insert(item.into());
+        s.items.insert(Item {
+            hash: q.hash,
+            bytes: item.into(),
+        });
         s.len += item.len() as u64 + 1;
         s.changed();
         Ok(())
@@ -145,8 +214,9 @@ impl Sources {
         validate_name(name)?;
         check_item(item)?;
         let id = self.get(name).ok_or(Errno::ENOENT)?;
+        let q = self.query(item);
         let s = self.source_mut(id);
-        if !s.items.shift_remove(item) {
+        if !s.items.shift_remove(&q) {
             return Err(Errno::ENOENT);
         }
         s.len -= item.len() as u64 + 1;

@@ -177,7 +177,7 @@ impl Tree {
     ) -> Option<ArenaIndex> {
         let entries = &self.entries;
         self.by_name
-            .find(name_hash(parent, tag, name), |&s| {
+            .find(name_hash(&self.name_keys, parent, tag, name), |&s| {
                 let e = entries[s as usize].as_ref().expect("indexed slot is free");
                 e.parent == parent && &*e.name == name && self.tag_of(s) == tag
             })

@@ -14,13 +14,13 @@
 //! [`CampaignResult::timing_line`]).
 //!
 //! ```
-//! use pdtree::{PseudoFs, Tree};
 //! use pdtree_harness::campaign::{run, CampaignConfig};
+//! use pdtree_harness::core_tree; // core with a fixed hash seed: the same run, byte for byte
 //! let cfg = CampaignConfig { seed: 7, iterations: Some(20), ..CampaignConfig::default() };
-//! let r = run(&cfg, &|l| Tree::with_limits(l));
+//! let r = run(&cfg, &core_tree);
 //! assert_eq!(r.iterations, 20);
 //! assert!(r.found.is_none());
-//! assert_eq!(r.summary(), run(&CampaignConfig { jobs: 2, ..cfg.clone() }, &|l| Tree::with_limits(l)).summary());
+//! assert_eq!(r.summary(), run(&CampaignConfig { jobs: 2, ..cfg.clone() }, &core_tree).summary());
 //! ```
 
 pub mod replay;
