@@ -23,12 +23,16 @@
 
 mod children;
 mod path;
+mod shared;
 mod spec;
 #[cfg(feature = "thresholds")]
 pub mod thresholds;
 mod tree;
 mod types;
 
+#[cfg(feature = "races")]
+pub use shared::Race;
+pub use shared::SharedTree;
 pub use spec::{read_all, read_all_in, PseudoFs};
 pub use tree::Tree;
 pub use types::{

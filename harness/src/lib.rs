@@ -19,6 +19,7 @@
 //!   core's API beyond the trait ([`check::core_api`]) and planted bugs ([`check::faults`]).
 //! * [`shrink`]: the minimizer.
 //! * [`campaign`]: the built-in fuzzer, case files and replay, report directories.
+//! * [`lincheck`]: linearizability checking of a tree shared between threads.
 //! * [`target`]: real directories of any mounted filesystem as targets (Linux).
 //!
 //! The `pdtree` command (crate `pdtree-cli`) is a thin tool over this library.
@@ -38,6 +39,7 @@ pub mod campaign;
 pub mod check;
 pub mod gen;
 pub mod lang;
+pub mod lincheck;
 pub mod shrink;
 #[cfg(target_os = "linux")]
 pub mod target;

@@ -50,7 +50,9 @@ fn core_results_do_not_depend_on_its_hash_seed() {
         let other = run(&cfg(1), &|l| pdtree::Tree::with_seed(l, seed));
         assert_eq!(base, results(other.summary()), "hash seed {seed}");
     }
-    let random = run(&cfg(1), &|l| <pdtree::Tree as pdtree::PseudoFs>::with_limits(l));
+    let random = run(&cfg(1), &|l| {
+        <pdtree::Tree as pdtree::PseudoFs>::with_limits(l)
+    });
     assert_eq!(base, results(random.summary()), "random hash seeds");
 }
 

@@ -34,7 +34,9 @@ fn config() -> CampaignConfig {
 }
 
 fn against(fault: Fault) -> CampaignResult {
-    campaign::run(&config(), &|l| Faulty::new(pdtree_harness::core_tree(l), fault))
+    campaign::run(&config(), &|l| {
+        Faulty::new(pdtree_harness::core_tree(l), fault)
+    })
 }
 
 fn script(ops: &[Op]) -> String {
@@ -118,8 +120,12 @@ fn finds_within(fault: Fault, hand_minimal: &str, slack: usize) {
     .expect_err("the minimized reproducer no longer diverges");
     assert_eq!(again.signature(), found.minimized_divergence.signature());
     // And it is a bug of the fault, not of the tree: the unmodified tree runs it cleanly.
-    pdtree_harness::check::diff::run_ops(found.limits, &found.minimized, &pdtree_harness::core_tree)
-        .unwrap_or_else(|d| panic!("{fault:?}: the reproducer diverges on Tree too:\n{d}"));
+    pdtree_harness::check::diff::run_ops(
+        found.limits,
+        &found.minimized,
+        &pdtree_harness::core_tree,
+    )
+    .unwrap_or_else(|d| panic!("{fault:?}: the reproducer diverges on Tree too:\n{d}"));
 }
 
 #[test]

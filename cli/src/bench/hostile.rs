@@ -95,7 +95,9 @@ fn push(r: &mut BenchRun<'_>, what: String, value: String) {
 /// Whether every name hashes alike under the unkeyed FxHash of bytes.
 fn collide_unkeyed(names: &[Vec<u8>]) -> bool {
     let first = FxBuildHasher.hash_one(&names[0][..]);
-    names.iter().all(|n| FxBuildHasher.hash_one(&n[..]) == first)
+    names
+        .iter()
+        .all(|n| FxBuildHasher.hash_one(&n[..]) == first)
 }
 
 /// Seconds for: creating every name in `/d` of a fresh tree (random key), `lookup_at` of

@@ -1,0 +1,472 @@
+//! [`SharedTree`]: one [`Tree`] shared between threads.
+//!
+//! The design is a reader–writer lock around the whole tree. Every query (`stat`,
+//! `lookup_at`, `readdir`, `stats`, `dump`, `check_invariants`) takes it shared, so queries
+//! run in parallel with each other; every other operation takes it exclusive. Each operation
+//! holds the lock from its first check to its last change, so it takes effect at one instant
+//! inside its call: every operation is linearizable, and every SPEC rule holds because the
+//! sequential tree does all the work. `pdtree_harness::lincheck` checks that claim.
+//!
+//! What this does not give (docs/ARCHITECTURE.md has the trade-offs): a writer blocks every
+//! reader, also in other directories, and `open`/`read`/`close` are writes (they change a
+//! handle's position and snapshot, and `open` takes a reference), so they do not run in
+//! parallel even on permanent entries.
+
+#[cfg(feature = "races")]
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use crate::spec::PseudoFs;
+use crate::tree::Tree;
+use crate::types::{
+    Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Limits, Mode, NsId, ReadDirPage, Row,
+    Stat, Stats, View,
+};
+
+/// A [`Tree`] shared between threads: clone it to hand another thread the same tree.
+///
+/// Every operation takes `&self` (and the [`PseudoFs`] impl, which takes `&mut self`, calls
+/// them), so a `SharedTree` can sit in a `static`, an `Arc`, or each thread's own clone.
+/// Costs: one uncontended lock and unlock per operation on top of the tree's own cost.
+///
+/// ```
+/// use pdtree::{PseudoFs, SharedTree, Tree};
+///
+/// let tree = SharedTree::new(Tree::new());
+/// let writer = {
+///     let t = tree.clone();
+///     std::thread::spawn(move || {
+///         for i in 0..100 {
+///             t.create_at(format!("/eth{i}").as_bytes(), b"up\n").unwrap();
+///         }
+///     })
+/// };
+/// let seen = tree.stat_at(b"/").unwrap().size; // 0 to 100: whatever is in by now
+/// assert!(seen <= 100);
+/// writer.join().unwrap();
+/// assert_eq!(tree.stat_at(b"/eth99").unwrap().size, 3);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SharedTree {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    tree: RwLock<Tree>,
+    /// A planted concurrency bug (the harness's self-test), or `None`.
+    #[cfg(feature = "races")]
+    race: Option<Race>,
+    /// The handle count the `OpenCountLostUpdate` race keeps outside the lock.
+    #[cfg(feature = "races")]
+    open_count: AtomicU64,
+}
+
+/// Planted concurrency bugs, for the linearizability checker's self-test (cargo feature
+/// `races`; never enable it in a product). Each is a realistic synchronization mistake in
+/// [`SharedTree`]'s own code; the sequential tree under it stays correct, so a sequential run
+/// cannot see any of them.
+#[cfg(feature = "races")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Race {
+    /// `create` checks that the name is free under the shared lock, then creates under the
+    /// exclusive one and trusts its check: when another thread created the name in between,
+    /// it answers with that entry's inode instead of `EEXIST`.
+    CreateCheckThenAct,
+    /// `readdir` reads a page in two halves, each under its own shared lock, so a change
+    /// between them (a remove, a compaction of the children) tears the page.
+    ReaddirTornPage,
+    /// `stats` answers its handle count from a counter kept outside the lock, which `open`
+    /// and `close` update by a load and a later store: concurrent updates are lost.
+    OpenCountLostUpdate,
+    /// `remove_subtree` removes one entry per exclusive section, deepest first, so other
+    /// threads see the subtree half gone.
+    RemoveSubtreeInSteps,
+}
+
+#[cfg(feature = "races")]
+impl Race {
+    /// Every planted race.
+    pub const ALL: [Race; 4] = [
+        Race::CreateCheckThenAct,
+        Race::ReaddirTornPage,
+        Race::OpenCountLostUpdate,
+        Race::RemoveSubtreeInSteps,
+    ];
+
+    /// Its name on the command line and in reports: `create-check-then-act`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Race::CreateCheckThenAct => "create-check-then-act",
+            Race::ReaddirTornPage => "readdir-torn-page",
+            Race::OpenCountLostUpdate => "open-count-lost-update",
+            Race::RemoveSubtreeInSteps => "remove-subtree-in-steps",
+        }
+    }
+}
+
+impl SharedTree {
+    /// Shares `tree`. O(1).
+    pub fn new(tree: Tree) -> SharedTree {
+        SharedTree {
+            inner: Arc::new(Inner {
+                tree: RwLock::new(tree),
+                #[cfg(feature = "races")]
+                race: None,
+                #[cfg(feature = "races")]
+                open_count: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    /// Shares `tree` with a planted concurrency bug (cargo feature `races`).
+    #[cfg(feature = "races")]
+    pub fn with_race(tree: Tree, race: Race) -> SharedTree {
+        let handles = tree.stats().handles;
+        SharedTree {
+            inner: Arc::new(Inner {
+                tree: RwLock::new(tree),
+                race: Some(race),
+                open_count: AtomicU64::new(handles),
+            }),
+        }
+    }
+
+    /// The tree for reading, shared with other readers: several queries under one guard see
+    /// one state. Writers wait until the guard is dropped.
+    ///
+    /// ```
+    /// use pdtree::{PseudoFs, SharedTree, Tree};
+    /// let t = SharedTree::new(Tree::new());
+    /// t.create_at(b"/a", b"").unwrap();
+    /// let g = t.read_lock();
+    /// assert_eq!(g.stat(b"/a").unwrap().ino, g.lookup_at(1, b"a").unwrap().ino);
+    /// ```
+    pub fn read_lock(&self) -> RwLockReadGuard<'_, Tree> {
+        // A panic in another thread cannot leave the tree half-changed: its operations
+        // check everything before they change anything, so the state is still whole.
+        self.inner
+            .tree
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The tree for changing, exclusively: several operations under one guard are one
+    /// atomic step for every other thread.
+    ///
+    /// ```
+    /// use pdtree::{PseudoFs, SharedTree, Tree};
+    /// let t = SharedTree::new(Tree::new());
+    /// let mut g = t.write_lock();
+    /// g.mkdir(b"/net").unwrap();
+    /// g.create(b"/net/dev", b"").unwrap(); // no thread sees /net without dev
+    /// ```
+    pub fn write_lock(&self) -> RwLockWriteGuard<'_, Tree> {
+        self.inner
+            .tree
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    #[cfg(feature = "races")]
+    fn race(&self) -> Option<Race> {
+        self.inner.race
+    }
+}
+
+/// The `&self` operations. Each is the [`PseudoFs`] operation of the same name (without
+/// `_at`) under the lock; the `_at` suffix keeps them apart from the trait's `&mut self`
+/// methods, which call these.
+impl SharedTree {
+    /// [`PseudoFs::mkdir`], exclusive.
+    pub fn mkdir_at(&self, path: &[u8]) -> Result<Ino, Errno> {
+        self.write_lock().mkdir(path)
+    }
+
+    /// [`PseudoFs::create`], exclusive.
+    pub fn create_at(&self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::CreateCheckThenAct) {
+            return self.create_check_then_act(path, content);
+        }
+        self.write_lock().create(path, content)
+    }
+
+    /// [`PseudoFs::stat_in`], shared.
+    pub fn stat_in_at(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
+        self.read_lock().stat_in(view, path)
+    }
+
+    /// [`PseudoFs::stat`], shared.
+    pub fn stat_at(&self, path: &[u8]) -> Result<Stat, Errno> {
+        self.stat_in_at(0, path)
+    }
+
+    /// [`PseudoFs::lookup_at_in`], shared.
+    pub fn lookup_in_at(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+        self.read_lock().lookup_at_in(view, dir, name)
+    }
+
+    /// [`PseudoFs::readdir_in`], shared.
+    pub fn readdir_in_at(
+        &self,
+        view: View,
+        dir: Ino,
+        pos: u64,
+        max: usize,
+    ) -> Result<ReadDirPage, Errno> {
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::ReaddirTornPage) && max >= 2 {
+            return self.readdir_torn(view, dir, pos, max);
+        }
+        self.read_lock().readdir_in(view, dir, pos, max)
+    }
+
+    /// [`PseudoFs::open_in`], exclusive.
+    pub fn open_in_at(&self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::OpenCountLostUpdate) {
+            return self.count_lossily(1, || self.write_lock().open_in(view, path));
+        }
+        self.write_lock().open_in(view, path)
+    }
+
+    /// [`PseudoFs::close`], exclusive.
+    pub fn close_at(&self, handle: HandleId) -> Result<(), Errno> {
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::OpenCountLostUpdate) {
+            return self.count_lossily(-1, || self.write_lock().close(handle));
+        }
+        self.write_lock().close(handle)
+    }
+
+    /// [`PseudoFs::remove_subtree`], exclusive.
+    pub fn remove_subtree_at(&self, path: &[u8]) -> Result<u64, Errno> {
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::RemoveSubtreeInSteps) {
+            return self.remove_subtree_in_steps(path);
+        }
+        self.write_lock().remove_subtree(path)
+    }
+
+    /// [`PseudoFs::stats`], shared.
+    pub fn stats_at(&self) -> Stats {
+        let stats = self.read_lock().stats();
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::OpenCountLostUpdate) {
+            return Stats {
+                handles: self.inner.open_count.load(Ordering::SeqCst),
+                ..stats
+            };
+        }
+        stats
+    }
+}
+
+/// The planted races' code paths.
+#[cfg(feature = "races")]
+impl SharedTree {
+    fn create_check_then_act(&self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
+        let free = self.read_lock().stat(path) == Err(Errno::ENOENT);
+        if !free {
+            return self.write_lock().create(path, content);
+        }
+        std::thread::yield_now();
+        let mut t = self.write_lock();
+        match t.create(path, content) {
+            // "It was free when I looked": the entry is taken to be ours.
+            Err(Errno::EEXIST) => t.stat(path).map(|s| s.ino),
+            r => r,
+        }
+    }
+
+    fn readdir_torn(
+        &self,
+        view: View,
+        dir: Ino,
+        pos: u64,
+        max: usize,
+    ) -> Result<ReadDirPage, Errno> {
+        let mut first = self.read_lock().readdir_in(view, dir, pos, max / 2)?;
+        if first.entries.len() < max / 2 {
+            return Ok(first);
+        }
+        std::thread::yield_now();
+        let second = self
+            .read_lock()
+            .readdir_in(view, dir, first.next_pos, max - max / 2)?;
+        first.entries.extend(second.entries);
+        first.next_pos = second.next_pos;
+        Ok(first)
+    }
+
+    fn count_lossily<R>(
+        &self,
+        step: i64,
+        op: impl FnOnce() -> Result<R, Errno>,
+    ) -> Result<R, Errno> {
+        let before = self.inner.open_count.load(Ordering::SeqCst);
+        let r = op();
+        std::thread::yield_now();
+        if r.is_ok() {
+            let after = before.saturating_add_signed(step);
+            self.inner.open_count.store(after, Ordering::SeqCst);
+        }
+        r
+    }
+
+    fn remove_subtree_in_steps(&self, path: &[u8]) -> Result<u64, Errno> {
+        let order = removable_paths(&self.read_lock(), path);
+        let Some(order) = order else {
+            // Whatever would make a step fail: the whole op, atomically, for its error.
+            return self.write_lock().remove_subtree(path);
+        };
+        let mut removed = 0;
+        for p in order.iter().rev() {
+            std::thread::yield_now();
+            self.write_lock().remove(p)?;
+            removed += 1;
+        }
+        Ok(removed)
+    }
+}
+
+/// The subtree at `path`, parents before children, if every entry of it is an explicit,
+/// unopened, non-permanent one: then removing it one entry at a time ends where
+/// `remove_subtree` would, and only the steps in between are visible.
+#[cfg(feature = "races")]
+fn removable_paths(t: &Tree, path: &[u8]) -> Option<Vec<Vec<u8>>> {
+    let mut order = vec![path.to_vec()];
+    let mut i = 0;
+    while let Some(p) = order.get(i).cloned() {
+        let st = t.stat(&p).ok()?;
+        if st.permanent || st.open_refs > 0 || st.owner != crate::types::Owner::Explicit {
+            return None;
+        }
+        if st.kind == crate::types::Kind::Dir {
+            for e in crate::read_all(t, st.ino, 64).ok()? {
+                order.push([&p[..], b"/", &e.name].concat());
+            }
+        }
+        i += 1;
+    }
+    (path != b"/").then_some(order)
+}
+
+impl PseudoFs for SharedTree {
+    fn with_limits(limits: Limits) -> Self {
+        SharedTree::new(Tree::with_limits(limits))
+    }
+
+    fn limits(&self) -> Limits {
+        self.read_lock().limits()
+    }
+
+    fn mkdir(&mut self, path: &[u8]) -> Result<Ino, Errno> {
+        self.mkdir_at(path)
+    }
+
+    fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
+        self.create_at(path, content)
+    }
+
+    fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno> {
+        self.write_lock().symlink(path, target)
+    }
+
+    fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
+        self.write_lock().listing(path)
+    }
+
+    fn generated(&mut self, path: &[u8], source: &[u8]) -> Result<Ino, Errno> {
+        self.write_lock().generated(path, source)
+    }
+
+    fn source_add(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
+        self.write_lock().source_add(source, item)
+    }
+
+    fn source_remove(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
+        self.write_lock().source_remove(source, item)
+    }
+
+    fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+        self.write_lock().register(dir, table)
+    }
+
+    fn register_ns(&mut self, ns: NsId, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+        self.write_lock().register_ns(ns, dir, table)
+    }
+
+    fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
+        self.write_lock().unregister(header)
+    }
+
+    fn ns_create(&mut self, uid: Id, gid: Id) -> Result<NsId, Errno> {
+        self.write_lock().ns_create(uid, gid)
+    }
+
+    fn ns_destroy(&mut self, ns: NsId) -> Result<u64, Errno> {
+        self.write_lock().ns_destroy(ns)
+    }
+
+    fn stat_in(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
+        self.stat_in_at(view, path)
+    }
+
+    fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+        self.lookup_in_at(view, dir, name)
+    }
+
+    fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+        self.readdir_in_at(view, dir, pos, max)
+    }
+
+    fn remove(&mut self, path: &[u8]) -> Result<(), Errno> {
+        self.write_lock().remove(path)
+    }
+
+    fn remove_subtree(&mut self, path: &[u8]) -> Result<u64, Errno> {
+        self.remove_subtree_at(path)
+    }
+
+    fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
+        self.write_lock().mark_permanent(path)
+    }
+
+    fn open_in(&mut self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
+        self.open_in_at(view, path)
+    }
+
+    fn read_at(&mut self, handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno> {
+        self.write_lock().read_at(handle, offset, len)
+    }
+
+    fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno> {
+        self.write_lock().write(handle, content)
+    }
+
+    fn chmod_in(&mut self, view: View, path: &[u8], mode: Mode) -> Result<(), Errno> {
+        self.write_lock().chmod_in(view, path, mode)
+    }
+
+    fn chown_in(&mut self, view: View, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
+        self.write_lock().chown_in(view, path, uid, gid)
+    }
+
+    fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
+        self.close_at(handle)
+    }
+
+    fn stats(&self) -> Stats {
+        self.stats_at()
+    }
+
+    fn check_invariants(&self) -> Result<(), InvariantViolation> {
+        self.read_lock().check_invariants()
+    }
+
+    fn dump(&self) -> String {
+        self.read_lock().dump()
+    }
+}

@@ -1,0 +1,260 @@
+//! Linearizability checking of a tree shared between threads.
+//!
+//! A [`Program`] is a sequential setup and one short op list per thread, generated from a
+//! seed over a handful of paths so that the threads collide. Each *round* runs the program:
+//! the setup on a fresh tree, then every thread's ops at once on clones of it (a clone of a
+//! [`pdtree::SharedTree`] is the same tree), each op stamped with a shared counter before
+//! its call and after its return. [`linearizable`] then looks for one order of the ops,
+//! consistent with those stamps, that the oracle accepts with the same outcomes. A round
+//! with no such order is a [`NotLinearizable`] report: the history as one column per
+//! thread, minimized to fewer ops and fewer threads.
+//!
+//! Threads here are the operating system's, so which interleaving a round gets is up to the
+//! scheduler: a failure found once is reproduced by running the same program again for up
+//! to as many rounds, and the report says how many rounds that took. The program itself is
+//! fixed by the seed.
+//!
+//! ```
+//! use pdtree::{PseudoFs, SharedTree};
+//! use pdtree_harness::lincheck::{check, LinConfig};
+//! let cfg = LinConfig { programs: 3, rounds: 20, ..LinConfig::default() };
+//! let found = check(&cfg, &|l| SharedTree::new(pdtree_harness::core_tree(l)));
+//! assert!(found.is_none(), "{}", found.unwrap());
+//! ```
+
+mod checker;
+mod report;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Barrier};
+
+use pdtree::{Limits, PseudoFs};
+
+use crate::campaign::splitmix64;
+use crate::lang::op::{Op, Slot};
+use crate::lang::runner::Runner;
+
+pub use checker::{linearizable, Event, Verdict, MAX_EVENTS, MAX_STATES};
+pub use report::NotLinearizable;
+
+/// Handle slots each thread owns: thread `t` uses slots `4t..4t+4`, so threads never share
+/// a slot and one oracle runner can replay them all.
+pub const SLOTS_PER_THREAD: usize = 4;
+
+/// The most threads a program may have (16 slots / 4 per thread).
+pub const MAX_THREADS: usize = crate::lang::op::SLOTS / SLOTS_PER_THREAD;
+
+/// What to check, and how hard.
+#[derive(Clone, Debug)]
+pub struct LinConfig {
+    /// The first program's seed; program `i` uses `seed + i`.
+    pub seed: u64,
+    /// Programs to generate.
+    pub programs: u64,
+    /// Rounds (runs with fresh threads) per program.
+    pub rounds: u64,
+    /// Threads per program, 2..=[`MAX_THREADS`].
+    pub threads: usize,
+    /// Ops per thread; `threads * ops_per_thread` ≤ [`MAX_EVENTS`].
+    pub ops_per_thread: usize,
+    /// Minimize a failure before reporting it.
+    pub minimize: bool,
+}
+
+impl Default for LinConfig {
+    fn default() -> Self {
+        LinConfig {
+            seed: 1,
+            programs: 50,
+            rounds: 200,
+            threads: 3,
+            ops_per_thread: 5,
+            minimize: true,
+        }
+    }
+}
+
+/// A setup and each thread's ops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// Run on the fresh tree before the threads start.
+    pub setup: Vec<Op>,
+    /// One op list per thread.
+    pub threads: Vec<Vec<Op>>,
+}
+
+/// The limits every program runs under.
+pub fn limits() -> Limits {
+    Limits::default()
+}
+
+/// Runs `cfg.programs` programs of `cfg.rounds` rounds each against trees from `make`, and
+/// reports the first history no sequential order explains.
+pub fn check<T, F>(cfg: &LinConfig, make: &F) -> Option<NotLinearizable>
+where
+    T: PseudoFs + Clone + Send + 'static,
+    F: Fn(Limits) -> T,
+{
+    assert!(
+        (2..=MAX_THREADS).contains(&cfg.threads),
+        "threads {}",
+        cfg.threads
+    );
+    assert!(cfg.threads * cfg.ops_per_thread <= MAX_EVENTS);
+    for i in 0..cfg.programs {
+        let seed = cfg.seed.wrapping_add(i);
+        let program = generate(seed, cfg.threads, cfg.ops_per_thread);
+        if let Some((round, events)) = find(&program, cfg.rounds, make) {
+            let found = NotLinearizable::new(seed, round, program, events);
+            return Some(if cfg.minimize {
+                report::minimize(found, cfg.rounds, make)
+            } else {
+                found
+            });
+        }
+    }
+    None
+}
+
+/// The first round (from 1) of up to `rounds` whose history is not linearizable, with it.
+pub fn find<T, F>(program: &Program, rounds: u64, make: &F) -> Option<(u64, Vec<Event>)>
+where
+    T: PseudoFs + Clone + Send + 'static,
+    F: Fn(Limits) -> T,
+{
+    (1..=rounds).find_map(|round| {
+        let events = run_round(program, make(limits()));
+        match linearizable(limits(), &program.setup, &events) {
+            Verdict::NotLinearizable => Some((round, events)),
+            Verdict::Linearizable(_) | Verdict::GaveUp => None,
+        }
+    })
+}
+
+/// Runs `program` once on `tree`: the setup, then every thread at once. The history comes
+/// back ordered by call stamp.
+pub fn run_round<T: PseudoFs + Clone + Send + 'static>(program: &Program, tree: T) -> Vec<Event> {
+    let mut setup = Runner::from_tree(tree.clone());
+    for op in &program.setup {
+        setup.apply(op);
+    }
+    let clock = Arc::new(AtomicU64::new(0));
+    let start = Arc::new(Barrier::new(program.threads.len()));
+    let workers: Vec<_> = program
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(thread, ops)| {
+            let (ops, tree) = (ops.clone(), tree.clone());
+            let (clock, start) = (Arc::clone(&clock), Arc::clone(&start));
+            std::thread::spawn(move || {
+                let mut r = Runner::from_tree(tree);
+                start.wait();
+                ops.into_iter()
+                    .map(|op| {
+                        let call = clock.fetch_add(1, Ordering::SeqCst);
+                        let outcome = r.apply(&op);
+                        let ret = clock.fetch_add(1, Ordering::SeqCst);
+                        Event {
+                            thread,
+                            op,
+                            call,
+                            ret,
+                            outcome,
+                        }
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut events: Vec<Event> = workers
+        .into_iter()
+        .flat_map(|w| w.join().expect("a lincheck thread panicked"))
+        .collect();
+    events.sort_by_key(|e| e.call);
+    events
+}
+
+/// The paths programs use: few, so that threads collide on them.
+const FILES: [&[u8]; 5] = [b"/a/x", b"/a/y", b"/a/w", b"/b/z", b"/b/v"];
+const DIRS: [&[u8]; 3] = [b"/a", b"/b", b"/a/d"];
+const NAMES: [&[u8]; 3] = [b"x", b"y", b"w"];
+/// The inodes of `/a` and `/b` after the setup.
+const DIR_INOS: [u64; 2] = [2, 5];
+
+/// The program of `seed`: a fixed setup (`/a` with two files, one permanent; `/b` with one)
+/// and `ops` ops per thread drawn from creates, removes, queries and handle ops on it.
+pub fn generate(seed: u64, threads: usize, ops: usize) -> Program {
+    let path = |p: &[u8]| p.to_vec();
+    let setup = vec![
+        Op::Mkdir { path: path(b"/a") },
+        Op::Create {
+            path: path(b"/a/x"),
+            content: b"1\n".to_vec(),
+        },
+        Op::Create {
+            path: path(b"/a/y"),
+            content: vec![],
+        },
+        Op::MarkPermanent {
+            path: path(b"/a/x"),
+        },
+        Op::Mkdir { path: path(b"/b") },
+        Op::Create {
+            path: path(b"/b/z"),
+            content: vec![],
+        },
+    ];
+    let threads = (0..threads)
+        .map(|t| {
+            let mut state = splitmix64(seed ^ ((t as u64 + 1) << 32));
+            (0..ops)
+                .map(|_| {
+                    state = splitmix64(state);
+                    thread_op(state, t)
+                })
+                .collect()
+        })
+        .collect();
+    Program { setup, threads }
+}
+
+/// One op of thread `t` from 64 random bits.
+fn thread_op(bits: u64, t: usize) -> Op {
+    let pick = |k: u32, n: usize| ((bits >> k) % n as u64) as usize;
+    let file = FILES[pick(8, FILES.len())].to_vec();
+    let dir = DIRS[pick(16, DIRS.len())].to_vec();
+    let slot = (t * SLOTS_PER_THREAD + pick(24, 2)) as Slot;
+    match bits % 12 {
+        0 | 1 => Op::Create {
+            path: file,
+            content: vec![],
+        },
+        2 => Op::Mkdir { path: dir },
+        3 => Op::Remove { path: file },
+        4 => Op::RemoveSubtree { path: dir },
+        5 => Op::Stat {
+            view: 0,
+            path: file,
+        },
+        6 => Op::LookupAt {
+            view: 0,
+            dir: DIR_INOS[0],
+            name: NAMES[pick(32, NAMES.len())].to_vec(),
+        },
+        7 => Op::Readdir {
+            view: 0,
+            dir: DIR_INOS[pick(48, 2)],
+            pos: 0,
+            max: 2 + pick(40, 3),
+        },
+        8 => Op::Open {
+            view: 0,
+            slot,
+            path: file,
+        },
+        9 => Op::Read { slot },
+        10 => Op::Close { slot },
+        _ => Op::Stats,
+    }
+}
