@@ -25,6 +25,7 @@ mod children;
 mod path;
 mod shared;
 mod spec;
+mod sync;
 #[cfg(feature = "thresholds")]
 pub mod thresholds;
 mod tree;

@@ -12,9 +12,11 @@
 //! handle's position and snapshot, and `open` takes a reference), so they do not run in
 //! parallel even on permanent entries.
 
+use std::sync::{Arc, PoisonError};
+
 #[cfg(feature = "races")]
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use crate::sync::{yield_now, AtomicU64, Ordering};
+use crate::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::spec::PseudoFs;
 use crate::tree::Tree;
@@ -271,7 +273,7 @@ impl SharedTree {
         if !free {
             return self.write_lock().create(path, content);
         }
-        std::thread::yield_now();
+        yield_now();
         let mut t = self.write_lock();
         match t.create(path, content) {
             // "It was free when I looked": the entry is taken to be ours.
@@ -291,7 +293,7 @@ impl SharedTree {
         if first.entries.len() < max / 2 {
             return Ok(first);
         }
-        std::thread::yield_now();
+        yield_now();
         let second = self
             .read_lock()
             .readdir_in(view, dir, first.next_pos, max - max / 2)?;
@@ -307,7 +309,7 @@ impl SharedTree {
     ) -> Result<R, Errno> {
         let before = self.inner.open_count.load(Ordering::SeqCst);
         let r = op();
-        std::thread::yield_now();
+        yield_now();
         if r.is_ok() {
             let after = before.saturating_add_signed(step);
             self.inner.open_count.store(after, Ordering::SeqCst);
@@ -323,7 +325,7 @@ impl SharedTree {
         };
         let mut removed = 0;
         for p in order.iter().rev() {
-            std::thread::yield_now();
+            yield_now();
             self.write_lock().remove(p)?;
             removed += 1;
         }

@@ -12,7 +12,10 @@
 //! Threads here are the operating system's, so which interleaving a round gets is up to the
 //! scheduler: a failure found once is reproduced by running the same program again for up
 //! to as many rounds, and the report says how many rounds that took. The program itself is
-//! fixed by the seed.
+//! fixed by the seed. Built with `--cfg pdtree_shuttle` (`ci/schedules`), the threads and
+//! `SharedTree`'s locks are shuttle's instead: [`run_round`] must then be called inside a
+//! shuttle test, whose seeded scheduler picks every interleaving, so a failing schedule
+//! replays exactly.
 //!
 //! ```
 //! use pdtree::{PseudoFs, SharedTree};
@@ -25,8 +28,23 @@
 mod checker;
 mod report;
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Barrier};
+use std::sync::Arc;
+
+// The threads, clock and start barrier of a round: std's, or shuttle's when built with
+// `--cfg pdtree_shuttle`, where a round must run inside `shuttle::check_*` (see
+// tests/schedules.rs) and every interleaving follows the scheduler's seed.
+#[cfg(pdtree_shuttle)]
+use shuttle::{
+    sync::atomic::{AtomicU64, Ordering},
+    sync::Barrier,
+    thread::spawn,
+};
+#[cfg(not(pdtree_shuttle))]
+use std::{
+    sync::atomic::{AtomicU64, Ordering},
+    sync::Barrier,
+    thread::spawn,
+};
 
 use pdtree::{Limits, PseudoFs};
 
@@ -147,7 +165,7 @@ pub fn run_round<T: PseudoFs + Clone + Send + 'static>(program: &Program, tree: 
         .map(|(thread, ops)| {
             let (ops, tree) = (ops.clone(), tree.clone());
             let (clock, start) = (Arc::clone(&clock), Arc::clone(&start));
-            std::thread::spawn(move || {
+            spawn(move || {
                 let mut r = Runner::from_tree(tree);
                 start.wait();
                 ops.into_iter()

@@ -23,7 +23,9 @@ pub struct NotLinearizable {
 }
 
 impl NotLinearizable {
-    pub(super) fn new(seed: u64, round: u64, program: Program, events: Vec<Event>) -> Self {
+    /// The report of `events`, a history of `program` (generated from `seed`) that round
+    /// `round` produced and [`super::linearizable`] rejected.
+    pub fn new(seed: u64, round: u64, program: Program, events: Vec<Event>) -> Self {
         let generated = (ops_of(&program), program.threads.len());
         NotLinearizable {
             seed,

@@ -1,0 +1,19 @@
+//! The synchronization primitives [`crate::SharedTree`] uses: std's, or shuttle's when built
+//! with `--cfg pdtree_shuttle`, so that the harness's schedule tests can run every
+//! interleaving from a seed (`ci/schedules`). Nothing else in core synchronizes.
+
+#[cfg(not(pdtree_shuttle))]
+pub(crate) use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+#[cfg(all(not(pdtree_shuttle), feature = "races"))]
+pub(crate) use std::{
+    sync::atomic::{AtomicU64, Ordering},
+    thread::yield_now,
+};
+
+#[cfg(pdtree_shuttle)]
+pub(crate) use shuttle::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+#[cfg(all(pdtree_shuttle, feature = "races"))]
+pub(crate) use shuttle::{
+    sync::atomic::{AtomicU64, Ordering},
+    thread::yield_now,
+};

@@ -1,0 +1,83 @@
+//! Deterministic schedules (built only with `--cfg pdtree_shuttle`; `ci/schedules` runs it):
+//! shuttle's schedulers pick every interleaving of the lincheck threads and `SharedTree`'s
+//! locks from a seed, so the real tree is checked under random and PCT schedules, and each
+//! planted race is found by a seeded schedule that finds it again, byte for byte, when run
+//! again.
+#![cfg(pdtree_shuttle)]
+
+use std::panic::{self, AssertUnwindSafe};
+
+use pdtree::{Race, SharedTree};
+use pdtree_harness::core_tree;
+use pdtree_harness::lincheck::{
+    generate, limits, linearizable, run_round, NotLinearizable, Program, Verdict,
+};
+
+/// Schedules per program.
+const SCHEDULES: usize = 300;
+/// The scheduler seed of the race searches.
+const SCHEDULE_SEED: u64 = 7;
+
+/// One round of `program` on a fresh tree, panicking with the report if it is not
+/// linearizable: shuttle then prints the failing schedule and re-raises the panic.
+fn round(seed: u64, program: Program, race: Option<Race>) -> impl Fn() + Send + Sync + 'static {
+    move || {
+        let tree = core_tree(limits());
+        let tree = match race {
+            Some(r) => SharedTree::with_race(tree, r),
+            None => SharedTree::new(tree),
+        };
+        let events = run_round(&program, tree);
+        if linearizable(limits(), &program.setup, &events) == Verdict::NotLinearizable {
+            panic!("{}", NotLinearizable::new(seed, 1, program.clone(), events));
+        }
+    }
+}
+
+fn message(r: Result<(), Box<dyn std::any::Any + Send>>) -> Option<String> {
+    let payload = r.err()?;
+    Some(match payload.downcast::<String>() {
+        Ok(s) => *s,
+        Err(p) => p
+            .downcast_ref::<&str>()
+            .unwrap_or(&"non-string panic")
+            .to_string(),
+    })
+}
+
+#[test]
+fn shared_tree_holds_under_random_and_pct_schedules() {
+    for seed in 1..=10 {
+        let p = generate(seed, 3, 5);
+        shuttle::check_random_with_seed(round(seed, p.clone(), None), seed, SCHEDULES);
+        shuttle::check_pct(round(seed, p, None), SCHEDULES, 3);
+    }
+}
+
+#[test]
+fn every_planted_race_is_found_by_a_seeded_schedule_and_replays() {
+    for race in Race::ALL {
+        let search = |seed: u64| {
+            let p = generate(seed, 3, 5);
+            let f = round(seed, p, Some(race));
+            message(panic::catch_unwind(AssertUnwindSafe(|| {
+                shuttle::check_random_with_seed(f, SCHEDULE_SEED, SCHEDULES)
+            })))
+        };
+        let found = (1..=50).find_map(|seed| search(seed).map(|m| (seed, m)));
+        let Some((seed, report)) = found else {
+            panic!("{}: no schedule found it in 50 programs", race.name());
+        };
+        assert!(
+            report.contains("not linearizable"),
+            "{}: {report}",
+            race.name()
+        );
+        assert_eq!(
+            search(seed).as_deref(),
+            Some(report.as_str()),
+            "{}: the same seeds gave another history",
+            race.name()
+        );
+    }
+}
