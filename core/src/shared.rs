@@ -1,8 +1,10 @@
 //! [`SharedTree`]: one [`Tree`] shared between threads.
 //!
-//! The design is a reader–writer lock around the whole tree. Every query (`stat`,
-//! `lookup_at`, `readdir`, `stats`, `dump`, `check_invariants`) takes it shared, so queries
-//! run in parallel with each other; every other operation takes it exclusive. Each operation
+//! The design is one sharded reader–writer lock around the whole tree (crossbeam's
+//! `ShardedLock`: a reader locks only its own thread's shard, a writer every shard). Every
+//! query (`stat`, `lookup_at`, `readdir`, `stats`, `dump`, `check_invariants`) takes it
+//! shared, so queries run in parallel with each other without writing a cache line another
+//! core reads; every other operation takes it exclusive. Each operation
 //! holds the lock from its first check to its last change, so it takes effect at one instant
 //! inside its call: every operation is linearizable, and every SPEC rule holds because the
 //! sequential tree does all the work. `pdtree_harness::lincheck` checks that claim.
@@ -29,7 +31,9 @@ use crate::types::{
 ///
 /// Every operation takes `&self` (and the [`PseudoFs`] impl, which takes `&mut self`, calls
 /// them), so a `SharedTree` can sit in a `static`, an `Arc`, or each thread's own clone.
-/// Costs: one uncontended lock and unlock per operation on top of the tree's own cost.
+/// Costs, on top of the tree's own: a query locks one shard (tens of ns); any other
+/// operation locks all of them (about 100 ns). `pdtree bench --cases concurrency` measures
+/// both against [`Tree`].
 ///
 /// ```
 /// use pdtree::{PseudoFs, SharedTree, Tree};

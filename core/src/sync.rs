@@ -2,8 +2,13 @@
 //! with `--cfg pdtree_shuttle`, so that the harness's schedule tests can run every
 //! interleaving from a seed (`ci/schedules`). Nothing else in core synchronizes.
 
+// A sharded reader-writer lock: a reader locks only its thread's shard, so readers on
+// different cores do not write one shared cache line; a writer locks every shard.
 #[cfg(not(pdtree_shuttle))]
-pub(crate) use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+pub(crate) use crossbeam_utils::sync::{
+    ShardedLock as RwLock, ShardedLockReadGuard as RwLockReadGuard,
+    ShardedLockWriteGuard as RwLockWriteGuard,
+};
 #[cfg(all(not(pdtree_shuttle), feature = "races"))]
 pub(crate) use std::{
     sync::atomic::{AtomicU64, Ordering},

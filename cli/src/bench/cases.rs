@@ -257,6 +257,9 @@ pub(super) fn run(opts: &BenchOptions) -> BenchReport {
     if opts.wants(BenchCase::Hostile) {
         super::hostile::hostile_case(&mut r, HOSTILE_N.min(opts.max_n));
     }
+    if opts.wants(BenchCase::Concurrency) {
+        super::concurrency::concurrency_case(&mut r);
+    }
     r.report
 }
 

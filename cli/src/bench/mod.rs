@@ -7,6 +7,7 @@
 
 mod alloc;
 mod cases;
+mod concurrency;
 mod hostile;
 mod ns;
 mod plot;
@@ -42,6 +43,9 @@ pub enum BenchCase {
     /// Names crafted to collide under an unkeyed hash against random names, at 10^5 (or
     /// --max-n if smaller): create, lookup_at, stat, remove.
     Hostile,
+    /// Threads sharing one SharedTree: open+read+close of a permanent cached file and stat
+    /// with 1 and 2 threads, a reader beside a registering writer.
+    Concurrency,
 }
 
 /// What to run.
@@ -153,6 +157,8 @@ pub struct BenchReport {
     pub namespaces: Vec<(String, String)>,
     /// Hostile-name rows: (what, value).
     pub hostile: Vec<(String, String)>,
+    /// Concurrency rows: (what, value).
+    pub concurrency: Vec<(String, String)>,
     /// The goals, judged.
     pub goals: Vec<Goal>,
     /// Whether this was a `--quick` run.

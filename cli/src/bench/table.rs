@@ -153,6 +153,13 @@ fn extra_tables(out: &mut String, rep: &BenchReport) {
         }
         out.push('\n');
     }
+    if !rep.concurrency.is_empty() {
+        out.push_str("### 10. Threads sharing one tree\n\n| case | measured |\n|---|---|\n");
+        for (what, v) in &rep.concurrency {
+            let _ = writeln!(out, "| {what} | {v} |");
+        }
+        out.push('\n');
+    }
     if !rep.goals.is_empty() {
         out.push_str("### Goals\n\n| goal | measured (this run) | met |\n|---|---|---|\n");
         for g in &rep.goals {

@@ -1,0 +1,201 @@
+//! Threads sharing one tree ([`SharedTree`]): the seed-004 case (open + read + close of a
+//! permanent, cached /proc/filesystems-like file) and `stat` with 1 and 2 threads, a reader's
+//! throughput while a writer registers tables in another directory, and what the lock costs
+//! one thread against the sequential [`Tree`].
+//!
+//! Each figure is operations completed in a fixed wall-clock window, all in one run.
+
+use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+use pdtree::{PseudoFs, SharedTree, Tree};
+
+use super::cases::{conf_table, BenchRun};
+use super::Goal;
+
+/// The file systems the seed-004 file lists, as in a kernel's /proc/filesystems.
+const FILESYSTEMS: [&str; 8] = [
+    "nodev\tsysfs",
+    "nodev\tproc",
+    "nodev\ttmpfs",
+    "ext4",
+    "nodev\tdevpts",
+    "vfat",
+    "xfs",
+    "btrfs",
+];
+
+/// A tree with `/proc/filesystems` (generated from its source, rendered once, permanent) and
+/// `/a/f`, a file to `stat`.
+fn fixture() -> Tree {
+    let mut t = Tree::new();
+    for fs in FILESYSTEMS {
+        t.source_add(b"filesystems", fs.as_bytes())
+            .expect("source_add");
+    }
+    t.mkdir(b"/proc").expect("mkdir");
+    t.generated(b"/proc/filesystems", b"filesystems")
+        .expect("generated");
+    t.mark_permanent(b"/proc/filesystems")
+        .expect("mark_permanent");
+    t.mkdir(b"/a").expect("mkdir");
+    t.create(b"/a/f", b"1\n").expect("create");
+    let h = t.open(b"/proc/filesystems").expect("open");
+    t.read(h).expect("read"); // the rendering is cached from here on
+    t.close(h).expect("close");
+    t
+}
+
+/// One op of a measured loop, on a tree through `PseudoFs`.
+fn open_read_close<T: PseudoFs>(t: &mut T) {
+    let h = t.open(b"/proc/filesystems").expect("open");
+    black_box(t.read(h).expect("read"));
+    t.close(h).expect("close");
+}
+
+fn stat<T: PseudoFs>(t: &mut T) {
+    black_box(t.stat(b"/a/f").expect("stat"));
+}
+
+/// Ops per second of `threads` threads each running `op` on its own clone of `t` for
+/// `window`, summed.
+fn throughput(t: &SharedTree, threads: usize, window: Duration, op: fn(&mut SharedTree)) -> f64 {
+    let start = Barrier::new(threads);
+    let total: u64 = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let (mut t, start) = (t.clone(), &start);
+                s.spawn(move || {
+                    start.wait();
+                    count_for(window, || op(&mut t))
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("bench thread"))
+            .sum()
+    });
+    total as f64 / window.as_secs_f64()
+}
+
+/// How many times `op` ran in `window`.
+fn count_for(window: Duration, mut op: impl FnMut()) -> u64 {
+    let end = Instant::now() + window;
+    let mut n = 0u64;
+    while Instant::now() < end {
+        for _ in 0..64 {
+            op();
+        }
+        n += 64;
+    }
+    n
+}
+
+/// Runs the case and records its rows and goals.
+pub(super) fn concurrency_case(r: &mut BenchRun<'_>) {
+    let window = Duration::from_millis(if r.opts.quick { 100 } else { 500 });
+    let shared = SharedTree::new(fixture());
+    let per_sec = |ops: f64| format!("{:.2} M/s", ops / 1e6);
+    for (what, op) in [
+        (
+            "open+read+close of a permanent cached file",
+            open_read_close as fn(&mut SharedTree),
+        ),
+        ("stat", stat as fn(&mut SharedTree)),
+    ] {
+        let mut plain = fixture();
+        let seq = count_for(window, || match what {
+            "stat" => stat(&mut plain),
+            _ => open_read_close(&mut plain),
+        }) as f64
+            / window.as_secs_f64();
+        let one = throughput(&shared, 1, window, op);
+        let two = throughput(&shared, 2, window, op);
+        push(r, format!("{what}: Tree, 1 thread"), per_sec(seq));
+        push(
+            r,
+            format!("{what}: SharedTree, 1 thread"),
+            format!("{} ({:.2}× Tree)", per_sec(one), one / seq),
+        );
+        push(
+            r,
+            format!("{what}: SharedTree, 2 threads"),
+            format!("{} ({:.2}× 1 thread)", per_sec(two), two / one),
+        );
+        goal(
+            r,
+            format!("{what}: 2 threads ≥ 1.8× 1 thread"),
+            two / one,
+            |x| x >= 1.8,
+        );
+        goal(
+            r,
+            format!("{what}: SharedTree on 1 thread within 10% of Tree"),
+            one / seq,
+            |x| x >= 0.9,
+        );
+    }
+    reader_beside_writer(r, window);
+}
+
+/// A reader's `stat` throughput alone, then while another thread registers tables under
+/// `/net` (a directory the reader never touches).
+fn reader_beside_writer(r: &mut BenchRun<'_>, window: Duration) {
+    let shared = SharedTree::new(fixture());
+    let alone = throughput(&shared, 1, window, stat);
+    let stop = AtomicBool::new(false);
+    let rows = conf_table();
+    let (beside, tables) = std::thread::scope(|s| {
+        let writer = s.spawn(|| {
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let dir = format!("net/ipv4/conf/if{n:08}");
+                shared
+                    .write_lock()
+                    .register(dir.as_bytes(), &rows)
+                    .expect("register");
+                n += 1;
+            }
+            n
+        });
+        let beside = throughput(&shared, 1, window, stat);
+        stop.store(true, Ordering::Relaxed);
+        (beside, writer.join().expect("writer"))
+    });
+    push(
+        r,
+        "stat: 1 reader alone".into(),
+        format!("{:.2} M/s", alone / 1e6),
+    );
+    push(
+        r,
+        "stat: 1 reader while a writer registers tables in /net".into(),
+        format!(
+            "{:.2} M/s ({:.2}× alone; the writer registered {tables} tables)",
+            beside / 1e6,
+            beside / alone
+        ),
+    );
+    goal(
+        r,
+        "a reader beside a registering writer ≥ 80% of a reader alone".into(),
+        beside / alone,
+        |x| x >= 0.8,
+    );
+}
+
+fn push(r: &mut BenchRun<'_>, what: String, value: String) {
+    r.progress(&format!("concurrency: {what}: {value}"));
+    r.report.concurrency.push((what, value));
+}
+
+fn goal(r: &mut BenchRun<'_>, goal: String, ratio: f64, met: fn(f64) -> bool) {
+    r.report.goals.push(Goal {
+        goal,
+        measured: format!("{ratio:.2}×"),
+        met: Some(met(ratio)),
+    });
+}
