@@ -8,6 +8,7 @@
 mod bench;
 mod bench_mount;
 mod commands;
+mod lincheck;
 mod mount;
 mod progress;
 
@@ -37,6 +38,9 @@ enum Cmd {
     /// Benchmark core against the oracle and bare hash maps; print Markdown tables and write
     /// an SVG plot (docs/PERFORMANCE.md).
     Bench(bench::BenchArgs),
+    /// Check that SharedTree is linearizable: threads run generated programs, and every
+    /// history must have a sequential order the oracle accepts.
+    Lincheck(lincheck::LincheckArgs),
     /// Mount a tree (empty, or a demo /proc) through FUSE and serve it until interrupted.
     Mount(mount::MountArgs),
     /// Benchmark real clients (`ls -f`, `ls -la`) through pdtree-fuse against tmpfs, and
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
         Cmd::Replay(a) => a.run(),
         Cmd::Minimize(a) => a.run(),
         Cmd::Print(a) => a.run(),
+        Cmd::Lincheck(a) => a.run(),
         Cmd::Mount(a) => a.run(),
         Cmd::BenchMount(a) => a.run(),
         Cmd::Bench(a) => match bench::main(&a) {
