@@ -10,7 +10,11 @@ fn lincheck(args: &[&str]) -> (i32, String, String) {
         .output()
         .expect("run pdtree");
     let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
-    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
 }
 
 #[test]
@@ -24,7 +28,10 @@ fn shared_tree_passes() {
 fn a_planted_race_is_reported() {
     let (code, stdout, stderr) = lincheck(&["--race", "create-check-then-act"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(stdout.starts_with("not linearizable: program seed"), "{stdout}");
+    assert!(
+        stdout.starts_with("not linearizable: program seed"),
+        "{stdout}"
+    );
     assert!(stdout.contains("| thread 0"), "{stdout}");
 }
 

@@ -1,18 +1,24 @@
 //! [`SharedTree`]: one [`Tree`] shared between threads.
 //!
 //! The design is one sharded reader–writer lock around the whole tree (crossbeam's
-//! `ShardedLock`: a reader locks only its own thread's shard, a writer every shard). Every
-//! query (`stat`, `lookup_at`, `readdir`, `stats`, `dump`, `check_invariants`) takes it
-//! shared, so queries run in parallel with each other without writing a cache line another
-//! core reads; every other operation takes it exclusive. Each operation
-//! holds the lock from its first check to its last change, so it takes effect at one instant
-//! inside its call: every operation is linearizable, and every SPEC rule holds because the
-//! sequential tree does all the work. `pdtree_harness::lincheck` checks that claim.
+//! `ShardedLock`: a reader locks only its own thread's shard, a writer every shard).
+//!
+//! - Shared: `stat`, `lookup_at`, `readdir`, and `open`, `read`/`read_at` and `close` of
+//!   handles that hold no reference, that is of permanent entries, when the read needs no
+//!   rendering built (a file's content, or a listing's or source's cached rendering). Those
+//!   lock one shard of the tree's handle table for their few changes. They run in parallel
+//!   with each other.
+//! - Exclusive: everything else, including the first read of a rendering, any open or close
+//!   that takes or gives back a reference, and `stats`, `dump` and `check_invariants` (which
+//!   read every shard of the handle table, so no shared open may run meanwhile).
+//!
+//! Each operation holds its lock from its first check to its last change, so it takes
+//! effect at one instant inside its call: every operation is linearizable, and every SPEC
+//! rule holds because the sequential tree does all the work. `pdtree_harness::lincheck`
+//! checks that claim, with real threads and with shuttle's schedules.
 //!
 //! What this does not give (docs/ARCHITECTURE.md has the trade-offs): a writer blocks every
-//! reader, also in other directories, and `open`/`read`/`close` are writes (they change a
-//! handle's position and snapshot, and `open` takes a reference), so they do not run in
-//! parallel even on permanent entries.
+//! reader, also in other directories, and a writer pays for locking every shard.
 
 use std::sync::{Arc, PoisonError};
 
@@ -29,28 +35,28 @@ use crate::types::{
 
 /// A [`Tree`] shared between threads: clone it to hand another thread the same tree.
 ///
-/// Every operation takes `&self` (and the [`PseudoFs`] impl, which takes `&mut self`, calls
-/// them), so a `SharedTree` can sit in a `static`, an `Arc`, or each thread's own clone.
-/// Costs, on top of the tree's own: a query locks one shard (tens of ns); any other
-/// operation locks all of them (about 100 ns). `pdtree bench --cases concurrency` measures
-/// both against [`Tree`].
+/// Each thread uses its own clone through [`PseudoFs`] (a clone is an `Arc` clone). Several
+/// operations that must be one atomic step go under [`SharedTree::write_lock`]; several
+/// queries that must see one state under [`SharedTree::read_lock`]. Costs, on top of the
+/// tree's own: a shared operation locks one shard (tens of ns), an exclusive one every shard
+/// (about 100 ns); `pdtree bench --cases concurrency` measures both against [`Tree`].
 ///
 /// ```
 /// use pdtree::{PseudoFs, SharedTree, Tree};
 ///
 /// let tree = SharedTree::new(Tree::new());
 /// let writer = {
-///     let t = tree.clone();
+///     let mut t = tree.clone();
 ///     std::thread::spawn(move || {
 ///         for i in 0..100 {
-///             t.create_at(format!("/eth{i}").as_bytes(), b"up\n").unwrap();
+///             t.create(format!("/eth{i}").as_bytes(), b"up\n").unwrap();
 ///         }
 ///     })
 /// };
-/// let seen = tree.stat_at(b"/").unwrap().size; // 0 to 100: whatever is in by now
+/// let seen = tree.stat(b"/").unwrap().size; // 0 to 100: whatever is in by now
 /// assert!(seen <= 100);
 /// writer.join().unwrap();
-/// assert_eq!(tree.stat_at(b"/eth99").unwrap().size, 3);
+/// assert_eq!(tree.stat(b"/eth99").unwrap().size, 3);
 /// ```
 #[derive(Clone, Debug)]
 pub struct SharedTree {
@@ -143,8 +149,8 @@ impl SharedTree {
     ///
     /// ```
     /// use pdtree::{PseudoFs, SharedTree, Tree};
-    /// let t = SharedTree::new(Tree::new());
-    /// t.create_at(b"/a", b"").unwrap();
+    /// let mut t = SharedTree::new(Tree::new());
+    /// t.create(b"/a", b"").unwrap();
     /// let g = t.read_lock();
     /// assert_eq!(g.stat(b"/a").unwrap().ino, g.lookup_at(1, b"a").unwrap().ino);
     /// ```
@@ -180,92 +186,26 @@ impl SharedTree {
     }
 }
 
-/// The `&self` operations. Each is the [`PseudoFs`] operation of the same name (without
-/// `_at`) under the lock; the `_at` suffix keeps them apart from the trait's `&mut self`
-/// methods, which call these.
 impl SharedTree {
-    /// [`PseudoFs::mkdir`], exclusive.
-    pub fn mkdir_at(&self, path: &[u8]) -> Result<Ino, Errno> {
-        self.write_lock().mkdir(path)
-    }
-
-    /// [`PseudoFs::create`], exclusive.
-    pub fn create_at(&self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
-        #[cfg(feature = "races")]
-        if self.race() == Some(Race::CreateCheckThenAct) {
-            return self.create_check_then_act(path, content);
+    /// `open_in` under the shared lock when the entry is permanent (no reference to take),
+    /// else under the exclusive one. Between the two the entry may change: the exclusive
+    /// `open_in` checks everything again.
+    fn open_either(&self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
+        let fast = self.read_lock().open_permanent(view, path);
+        match fast {
+            Some(r) => r,
+            None => self.write_lock().open_in(view, path),
         }
-        self.write_lock().create(path, content)
     }
 
-    /// [`PseudoFs::stat_in`], shared.
-    pub fn stat_in_at(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
-        self.read_lock().stat_in(view, path)
-    }
-
-    /// [`PseudoFs::stat`], shared.
-    pub fn stat_at(&self, path: &[u8]) -> Result<Stat, Errno> {
-        self.stat_in_at(0, path)
-    }
-
-    /// [`PseudoFs::lookup_at_in`], shared.
-    pub fn lookup_in_at(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
-        self.read_lock().lookup_at_in(view, dir, name)
-    }
-
-    /// [`PseudoFs::readdir_in`], shared.
-    pub fn readdir_in_at(
-        &self,
-        view: View,
-        dir: Ino,
-        pos: u64,
-        max: usize,
-    ) -> Result<ReadDirPage, Errno> {
-        #[cfg(feature = "races")]
-        if self.race() == Some(Race::ReaddirTornPage) && max >= 2 {
-            return self.readdir_torn(view, dir, pos, max);
+    /// `close` under the shared lock when the handle holds no reference, else under the
+    /// exclusive one.
+    fn close_either(&self, handle: HandleId) -> Result<(), Errno> {
+        let fast = self.read_lock().close_unreferenced(handle);
+        match fast {
+            Some(r) => r,
+            None => self.write_lock().close(handle),
         }
-        self.read_lock().readdir_in(view, dir, pos, max)
-    }
-
-    /// [`PseudoFs::open_in`], exclusive.
-    pub fn open_in_at(&self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
-        #[cfg(feature = "races")]
-        if self.race() == Some(Race::OpenCountLostUpdate) {
-            return self.count_lossily(1, || self.write_lock().open_in(view, path));
-        }
-        self.write_lock().open_in(view, path)
-    }
-
-    /// [`PseudoFs::close`], exclusive.
-    pub fn close_at(&self, handle: HandleId) -> Result<(), Errno> {
-        #[cfg(feature = "races")]
-        if self.race() == Some(Race::OpenCountLostUpdate) {
-            return self.count_lossily(-1, || self.write_lock().close(handle));
-        }
-        self.write_lock().close(handle)
-    }
-
-    /// [`PseudoFs::remove_subtree`], exclusive.
-    pub fn remove_subtree_at(&self, path: &[u8]) -> Result<u64, Errno> {
-        #[cfg(feature = "races")]
-        if self.race() == Some(Race::RemoveSubtreeInSteps) {
-            return self.remove_subtree_in_steps(path);
-        }
-        self.write_lock().remove_subtree(path)
-    }
-
-    /// [`PseudoFs::stats`], shared.
-    pub fn stats_at(&self) -> Stats {
-        let stats = self.read_lock().stats();
-        #[cfg(feature = "races")]
-        if self.race() == Some(Race::OpenCountLostUpdate) {
-            return Stats {
-                handles: self.inner.open_count.load(Ordering::SeqCst),
-                ..stats
-            };
-        }
-        stats
     }
 }
 
@@ -369,11 +309,15 @@ impl PseudoFs for SharedTree {
     }
 
     fn mkdir(&mut self, path: &[u8]) -> Result<Ino, Errno> {
-        self.mkdir_at(path)
+        self.write_lock().mkdir(path)
     }
 
     fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
-        self.create_at(path, content)
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::CreateCheckThenAct) {
+            return self.create_check_then_act(path, content);
+        }
+        self.write_lock().create(path, content)
     }
 
     fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno> {
@@ -417,15 +361,19 @@ impl PseudoFs for SharedTree {
     }
 
     fn stat_in(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
-        self.stat_in_at(view, path)
+        self.read_lock().stat_in(view, path)
     }
 
     fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
-        self.lookup_in_at(view, dir, name)
+        self.read_lock().lookup_at_in(view, dir, name)
     }
 
     fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
-        self.readdir_in_at(view, dir, pos, max)
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::ReaddirTornPage) && max >= 2 {
+            return self.readdir_torn(view, dir, pos, max);
+        }
+        self.read_lock().readdir_in(view, dir, pos, max)
     }
 
     fn remove(&mut self, path: &[u8]) -> Result<(), Errno> {
@@ -433,7 +381,11 @@ impl PseudoFs for SharedTree {
     }
 
     fn remove_subtree(&mut self, path: &[u8]) -> Result<u64, Errno> {
-        self.remove_subtree_at(path)
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::RemoveSubtreeInSteps) {
+            return self.remove_subtree_in_steps(path);
+        }
+        self.write_lock().remove_subtree(path)
     }
 
     fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
@@ -441,11 +393,19 @@ impl PseudoFs for SharedTree {
     }
 
     fn open_in(&mut self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
-        self.open_in_at(view, path)
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::OpenCountLostUpdate) {
+            return self.count_lossily(1, || self.open_either(view, path));
+        }
+        self.open_either(view, path)
     }
 
     fn read_at(&mut self, handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno> {
-        self.write_lock().read_at(handle, offset, len)
+        let cached = self.read_lock().read_at_cached(handle, offset, len);
+        match cached {
+            Some(r) => r,
+            None => self.write_lock().read_at(handle, offset, len),
+        }
     }
 
     fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno> {
@@ -461,18 +421,32 @@ impl PseudoFs for SharedTree {
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
-        self.close_at(handle)
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::OpenCountLostUpdate) {
+            return self.count_lossily(-1, || self.close_either(handle));
+        }
+        self.close_either(handle)
     }
 
     fn stats(&self) -> Stats {
-        self.stats_at()
+        // Exclusive: the handle count sums the table's shards, which shared opens and closes
+        // change one at a time.
+        let stats = self.write_lock().stats();
+        #[cfg(feature = "races")]
+        if self.race() == Some(Race::OpenCountLostUpdate) {
+            return Stats {
+                handles: self.inner.open_count.load(Ordering::SeqCst),
+                ..stats
+            };
+        }
+        stats
     }
 
     fn check_invariants(&self) -> Result<(), InvariantViolation> {
-        self.read_lock().check_invariants()
+        self.write_lock().check_invariants()
     }
 
     fn dump(&self) -> String {
-        self.read_lock().dump()
+        self.write_lock().dump()
     }
 }

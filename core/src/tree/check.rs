@@ -179,7 +179,7 @@ fn check_sources(t: &Tree) -> Result<(), InvariantViolation> {
 
 /// Invariant 12: a handle with no snapshot is at position 0.
 fn check_handles(t: &Tree) -> Result<(), InvariantViolation> {
-    for (id, h) in &t.handles {
+    for (id, h) in &t.handles.all() {
         ensure!(
             h.snapshot.is_some() || h.pos == 0,
             12,
@@ -394,7 +394,7 @@ fn check_child<'t>(
 /// Invariant 6: permanent entries stay reachable.
 fn check_leaks(t: &Tree, w: &Walk) -> Result<(), InvariantViolation> {
     let mut refs: BTreeMap<u32, u64> = BTreeMap::new();
-    for h in t.handles.values() {
+    for (_, h) in &t.handles.all() {
         let e = entry(t, h.slot)
             .ok_or_else(|| violation!(3, "a handle points at free slot {}", h.slot))?;
         *refs.entry(h.slot).or_default() += u64::from(h.took_ref && !e.permanent());
@@ -746,7 +746,7 @@ mod tests {
     fn a_removed_entry_nobody_holds_is_invariant_3() {
         let mut t = fixture();
         let gone = removed_but_open(&t);
-        t.handles.retain(|_, h| h.slot != gone);
+        t.handles.retain(|h| h.slot != gone);
         t.entry_mut(gone).open_refs = 0;
         assert!(broken_as(&t, 3).contains("unreferenced"));
     }
@@ -774,7 +774,11 @@ mod tests {
         // /pf was opened (took_ref) before it was made permanent: that reference is not held.
         let mut t = fixture();
         let pf = slot(&t, b"/pf");
-        assert!(t.handles.values().any(|h| h.slot == pf && h.took_ref));
+        assert!(t
+            .handles
+            .all()
+            .iter()
+            .any(|(_, h)| h.slot == pf && h.took_ref));
         t.entry_mut(pf).open_refs = 1;
         broken_as(&t, 3);
     }

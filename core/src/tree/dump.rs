@@ -219,7 +219,7 @@ fn push_headers(out: &mut Vec<u8>, tree: &Tree) {
 
 /// One `handle` line per open handle.
 fn push_handles(out: &mut Vec<u8>, tree: &Tree) {
-    for (&id, h) in &tree.handles {
+    for (id, h) in tree.handles.all() {
         let e = tree.entry(h.slot);
         out.extend_from_slice(b"handle ");
         push_num(out, id);
@@ -301,10 +301,11 @@ fn push_sources(out: &mut Vec<u8>, tree: &Tree) {
 /// The `next` and `stats` lines.
 fn push_counters(out: &mut Vec<u8>, tree: &Tree) {
     let s = crate::PseudoFs::stats(tree);
+    let next_handle = tree.handles.next();
     for (word, n) in [
         (&b"next ino="[..], tree.next_ino),
         (b" header=", tree.next_header),
-        (b" handle=", tree.next_handle),
+        (b" handle=", next_handle),
         (b" ns=", tree.next_ns),
         (b"\nstats live=", s.live),
         (b" allocated=", s.allocated),

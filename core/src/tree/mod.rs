@@ -24,6 +24,7 @@ mod by_ino;
 mod check;
 mod dump;
 mod entry;
+mod handles;
 mod source;
 mod tags;
 
@@ -44,6 +45,7 @@ use crate::types::{
 use entry::{
     content, content_len, content_shared, Body, Entry, OwnerWord, HEADER_ID_LIMIT, UNLINKED,
 };
+use handles::{continued, slice_of, Handle, Handles};
 use source::Sources;
 use tags::{Namespace, TagSet};
 
@@ -86,18 +88,6 @@ struct Header {
     target: ArenaIndex,
     /// Row slots in table order.
     rows: Vec<ArenaIndex>,
-}
-
-#[derive(Debug, Clone)]
-struct Handle {
-    slot: ArenaIndex,
-    /// Whether `open` took a reference (it does not on a permanent entry). Once the entry is
-    /// marked permanent the reference no longer counts, whatever this says.
-    took_ref: bool,
-    /// Where the last read ended (§11). Invariant 12: 0 while `snapshot` is `None`.
-    pos: u64,
-    /// The whole content as the last fresh read saw it; continued reads copy from it.
-    snapshot: Option<Arc<[u8]>>,
 }
 
 /// An entry's mode and owner when they differ from the defaults (its kind's mode, its
@@ -143,7 +133,9 @@ pub struct Tree {
     /// Reachable non-directories, ordered by inode.
     files_by_ino: Children,
     headers: BTreeMap<HeaderId, Header>,
-    handles: BTreeMap<HandleId, Handle>,
+    /// Open handles and the next handle id (see `handles.rs`: sharded mutexes that only the
+    /// shared paths lock).
+    handles: Handles,
     /// Slots whose mode or owner is not the default. Invariant: only allocated slots, and
     /// never an entry equal to the defaults' (so `free_slot` and `set_attrs` keep it small).
     attrs: HashMap<ArenaIndex, Attrs, FxBuildHasher>,
@@ -155,7 +147,6 @@ pub struct Tree {
     next_ns: NsId,
     next_ino: Ino,
     next_header: HeaderId,
-    next_handle: HandleId,
     /// Reachable entries, root included.
     live: u64,
     /// Occupied arena slots: reachable plus removed-but-open.
@@ -307,7 +298,7 @@ impl Tree {
             dirs_by_ino,
             files_by_ino: Children::default(),
             headers: BTreeMap::new(),
-            handles: BTreeMap::new(),
+            handles: Handles::new(),
             attrs: HashMap::default(),
             sources: Sources::new(keys_for_sources),
             tags: HashMap::default(),
@@ -315,7 +306,6 @@ impl Tree {
             next_ns: 1,
             next_ino: ROOT_INO + 1,
             next_header: 1,
-            next_handle: 1,
             live: 1,
             allocated: 1,
         }
@@ -735,7 +725,7 @@ impl Tree {
     pub fn read_shared(&mut self, handle: HandleId) -> Result<Arc<[u8]>, Errno> {
         let slot = self.readable(handle)?;
         let snap = self.fresh_content(slot);
-        let h = self.handles.get_mut(&handle).expect("checked handle");
+        let h = self.handles.get_mut(handle).expect("checked handle");
         h.pos = snap.len() as u64;
         // A cached rendering read again is the snapshot the handle already holds.
         if !h.snapshot.as_ref().is_some_and(|s| Arc::ptr_eq(s, &snap)) {
@@ -745,12 +735,12 @@ impl Tree {
     }
 
     /// The slot behind an open handle whose entry is still reachable (`EBADF`, `ENOENT`).
-    fn readable(&self, handle: HandleId) -> Result<ArenaIndex, Errno> {
-        let h = self.handles.get(&handle).ok_or(Errno::EBADF)?;
-        if !self.entry(h.slot).reachable() {
+    fn readable(&mut self, handle: HandleId) -> Result<ArenaIndex, Errno> {
+        let slot = self.handles.get_mut(handle).ok_or(Errno::EBADF)?.slot;
+        if !self.entry(slot).reachable() {
             return Err(Errno::ENOENT);
         }
-        Ok(h.slot)
+        Ok(slot)
     }
 
     /// The whole content of a reachable non-directory as a fresh read sees it: a listing's
@@ -1189,15 +1179,16 @@ impl PseudoFs for Tree {
         if self.dir(slot).is_some() {
             return Err(Errno::EISDIR);
         }
-        let id = self.next_handle;
-        let next_handle = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+        if !self.handles.id_left() {
+            return Err(Errno::ENOSPC);
+        }
         let e = self.entry_mut(slot);
         let took_ref = !e.permanent();
         e.open_refs = e
             .open_refs
             .checked_add(u32::from(took_ref))
             .ok_or(Errno::ENOSPC)?;
-        self.next_handle = next_handle;
+        let id = self.handles.take_id().expect("checked above");
         self.handles.insert(
             id,
             Handle {
@@ -1219,15 +1210,13 @@ impl PseudoFs for Tree {
         if len == 0 {
             return Ok(Vec::new());
         }
-        let h = &self.handles[&handle];
-        let snap = match &h.snapshot {
-            Some(s) if offset != 0 && offset == h.pos => Arc::clone(s),
-            _ => self.fresh_content(slot),
+        let h = self.handles.get_mut(handle).expect("checked handle");
+        let snap = match continued(h, offset) {
+            Some(s) => s,
+            None => self.fresh_content(slot),
         };
-        let end = offset.saturating_add(len).min(snap.len() as u64) as usize;
-        let start = (offset.min(snap.len() as u64) as usize).min(end);
-        let bytes = snap[start..end].to_vec();
-        let h = self.handles.get_mut(&handle).expect("checked handle");
+        let bytes = slice_of(&snap, offset, len);
+        let h = self.handles.get_mut(handle).expect("checked handle");
         h.pos = offset + bytes.len() as u64;
         h.snapshot = Some(snap);
         Ok(bytes)
@@ -1242,7 +1231,7 @@ impl PseudoFs for Tree {
             return Err(Errno::EFBIG);
         }
         self.entry_mut(slot).body = Body::File(entry::content(content));
-        let h = self.handles.get_mut(&handle).expect("checked handle");
+        let h = self.handles.get_mut(handle).expect("checked handle");
         h.pos = 0;
         h.snapshot = None;
         Ok(())
@@ -1276,7 +1265,7 @@ impl PseudoFs for Tree {
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
-        let h = self.handles.remove(&handle).ok_or(Errno::EBADF)?;
+        let h = self.handles.remove(handle).ok_or(Errno::EBADF)?;
         let e = self.entry_mut(h.slot);
         e.open_refs -= u32::from(h.took_ref && !e.permanent());
         if !e.reachable() && e.open_refs == 0 {
@@ -1290,7 +1279,7 @@ impl PseudoFs for Tree {
             live: self.live,
             allocated: self.allocated,
             headers: self.headers.len() as u64,
-            handles: self.handles.len() as u64,
+            handles: self.handles.len(),
         }
     }
 

@@ -41,9 +41,10 @@ fn ops_of(p: &Program) -> usize {
     p.threads.iter().map(Vec::len).sum()
 }
 
-/// Shrinks a failing program: drops whole threads (down to two), then single ops, keeping
-/// each cut only if the program still fails within `rounds` rounds. A program that then
-/// fails no more (a race needs a lucky interleaving) keeps its last failing form.
+/// Shrinks a failing program: drops or merges whole threads (down to two), then single ops,
+/// keeping each cut only if the program still fails within `4 × rounds` rounds (a smaller
+/// program often needs a luckier interleaving). A program that then fails no more keeps its
+/// last failing form.
 pub(super) fn minimize<T, F>(found: NotLinearizable, rounds: u64, make: &F) -> NotLinearizable
 where
     T: PseudoFs + Clone + Send + 'static,
@@ -53,7 +54,7 @@ where
     loop {
         let before = (best.program.threads.len(), ops_of(&best.program));
         for candidate in cuts(&best.program) {
-            if let Some((round, events)) = find(&candidate, rounds, make) {
+            if let Some((round, events)) = find(&candidate, rounds.saturating_mul(4), make) {
                 best = NotLinearizable {
                     round,
                     program: candidate,

@@ -1,0 +1,249 @@
+//! Open handles, and the paths that open, read and close handles of permanent entries with
+//! only a shared borrow of the tree (for [`crate::SharedTree`]'s shared lock).
+//!
+//! The table is sharded, each shard behind a mutex. A `&mut Tree` method reaches a shard
+//! with `Mutex::get_mut`, which takes no lock, so the sequential tree pays nothing for them;
+//! the shared paths lock one shard for the few steps that change it. A permanent entry cannot be removed, unmarked or given
+//! references (§7), so everything else a shared path reads of it stays as it is while the
+//! caller's shared lock is held.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, PoisonError};
+
+use crossbeam_utils::CachePadded;
+
+use crate::sync::{AtomicU64, Mutex, MutexGuard, Ordering};
+use crate::types::{Errno, HandleId, View};
+
+use super::entry::{content_shared, Body};
+use super::{ArenaIndex, Tree};
+
+#[derive(Debug, Clone)]
+pub(super) struct Handle {
+    pub(super) slot: ArenaIndex,
+    /// Whether `open` took a reference (it does not on a permanent entry). Once the entry is
+    /// marked permanent the reference no longer counts, whatever this says.
+    pub(super) took_ref: bool,
+    /// Where the last read ended (§11). Invariant 12: 0 while `snapshot` is `None`.
+    pub(super) pos: u64,
+    /// The whole content as the last fresh read saw it; continued reads copy from it.
+    pub(super) snapshot: Option<Arc<[u8]>>,
+}
+
+/// Shards of the handle table: a handle lives in shard `id % SHARDS`, so threads working
+/// on different handles lock different mutexes (each on its own cache line).
+const SHARDS: usize = 16;
+
+type Shard = CachePadded<Mutex<BTreeMap<HandleId, Handle>>>;
+
+/// The open handles by id, and the id the next `open` gets (ids are never reused).
+#[derive(Debug)]
+pub(super) struct Handles {
+    shards: [Shard; SHARDS],
+    /// The next id. The shared paths take it with a `fetch_update`; ids are ordered as those
+    /// updates are, which is the order the opens take effect in.
+    next: AtomicU64,
+}
+
+fn shard_of(id: HandleId) -> usize {
+    (id % SHARDS as u64) as usize
+}
+
+/// A shard through an exclusive borrow: no lock taken. A poisoned mutex (a panic while a
+/// shared path held it) still holds a whole map: those paths change it in single steps.
+fn exclusive(s: &mut Shard) -> &mut BTreeMap<HandleId, Handle> {
+    s.get_mut().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Handles {
+    pub(super) fn new() -> Handles {
+        Handles {
+            shards: std::array::from_fn(|_| CachePadded::new(Mutex::new(BTreeMap::new()))),
+            next: AtomicU64::new(1),
+        }
+    }
+
+    /// The next id, exclusively: `ENOSPC` once ids are used up (nothing is taken then).
+    pub(super) fn take_id(&mut self) -> Result<HandleId, Errno> {
+        let next = self.next.get_mut();
+        let id = *next;
+        *next = id.checked_add(1).ok_or(Errno::ENOSPC)?;
+        Ok(id)
+    }
+
+    /// Whether an id is left for one more handle.
+    pub(super) fn id_left(&mut self) -> bool {
+        *self.next.get_mut() < HandleId::MAX
+    }
+
+    pub(super) fn get_mut(&mut self, id: HandleId) -> Option<&mut Handle> {
+        exclusive(&mut self.shards[shard_of(id)]).get_mut(&id)
+    }
+
+    pub(super) fn insert(&mut self, id: HandleId, h: Handle) {
+        exclusive(&mut self.shards[shard_of(id)]).insert(id, h);
+    }
+
+    pub(super) fn remove(&mut self, id: HandleId) -> Option<Handle> {
+        exclusive(&mut self.shards[shard_of(id)]).remove(&id)
+    }
+
+    /// Keeps the handles `keep` says yes to (tests break the tree with it).
+    #[cfg(test)]
+    pub(super) fn retain(&mut self, mut keep: impl FnMut(&Handle) -> bool) {
+        for s in &mut self.shards {
+            exclusive(s).retain(|_, h| keep(h));
+        }
+    }
+
+    /// The next id, through a shared borrow.
+    pub(super) fn next(&self) -> HandleId {
+        self.next.load(Ordering::SeqCst)
+    }
+
+    /// Takes the next id through a shared borrow: `ENOSPC` once ids are used up.
+    fn take_id_shared(&self) -> Result<HandleId, Errno> {
+        self.next
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |id| id.checked_add(1))
+            .map_err(|_| Errno::ENOSPC)
+    }
+
+    /// The shard holding `id`, locked.
+    fn lock(&self, id: HandleId) -> MutexGuard<'_, BTreeMap<HandleId, Handle>> {
+        self.shards[shard_of(id)]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// One handle, copied (its snapshot is an `Arc`).
+    pub(super) fn find(&self, id: HandleId) -> Option<Handle> {
+        self.lock(id).get(&id).cloned()
+    }
+
+    /// Every handle in id order, copied. Consistent only while no shared path runs (the
+    /// caller holds the tree exclusively, or is the sequential tree).
+    pub(super) fn all(&self) -> Vec<(HandleId, Handle)> {
+        let mut v: Vec<(HandleId, Handle)> = Vec::new();
+        for s in &self.shards {
+            let m = s.lock().unwrap_or_else(PoisonError::into_inner);
+            v.extend(m.iter().map(|(&id, h)| (id, h.clone())));
+        }
+        v.sort_unstable_by_key(|(id, _)| *id);
+        v
+    }
+
+    /// How many handles are open; consistent as [`Handles::all`] is.
+    pub(super) fn len(&self) -> u64 {
+        let lens = self
+            .shards
+            .iter()
+            .map(|s| s.lock().unwrap_or_else(PoisonError::into_inner).len() as u64);
+        lens.sum()
+    }
+}
+
+/// The bytes `[offset, offset + len)` of `snap`, clamped to its end.
+pub(super) fn slice_of(snap: &[u8], offset: u64, len: u64) -> Vec<u8> {
+    let end = offset.saturating_add(len).min(snap.len() as u64) as usize;
+    let start = (offset.min(snap.len() as u64) as usize).min(end);
+    snap[start..end].to_vec()
+}
+
+/// What a read serves: the snapshot when it continues the last read (§11), else fresh.
+pub(super) fn continued(h: &Handle, offset: u64) -> Option<Arc<[u8]>> {
+    match &h.snapshot {
+        Some(s) if offset != 0 && offset == h.pos => Some(Arc::clone(s)),
+        _ => None,
+    }
+}
+
+impl Tree {
+    /// A fresh read's content if it needs no build: a file's, a symlink's, or a current
+    /// cached rendering.
+    fn cached_content(&self, slot: ArenaIndex) -> Option<Arc<[u8]>> {
+        let e = self.entry(slot);
+        match &e.body {
+            Body::File(c) | Body::Symlink(c) => Some(content_shared(c)),
+            Body::Listing => {
+                let d = self.dir(e.parent)?;
+                let (generation, text) = d.listing_cache.as_ref()?;
+                (*generation == d.generation).then(|| Arc::clone(text))
+            }
+            Body::Generated(src) => self.sources.source(*src).cache.clone(),
+            Body::Dir(_) => None,
+        }
+    }
+
+    /// [`PseudoFs::open_in`](crate::PseudoFs::open_in) of a permanent entry, through a shared
+    /// borrow. `None`: the path is not a permanent entry, so opening it takes a reference and
+    /// needs `open_in`; errors are only those `open_in` would give.
+    pub(crate) fn open_permanent(
+        &self,
+        view: View,
+        path: &[u8],
+    ) -> Option<Result<HandleId, Errno>> {
+        let slot = match self.resolve_in(view, path) {
+            Ok(s) => s,
+            Err(e) => return Some(Err(e)),
+        };
+        if self.dir(slot).is_some() {
+            return Some(Err(Errno::EISDIR));
+        }
+        if !self.entry(slot).permanent() {
+            return None;
+        }
+        // The id and the insertion under the shard's lock are one step for anyone who can
+        // name the handle: only this call knows the id until it returns.
+        let id = match self.handles.take_id_shared() {
+            Ok(id) => id,
+            Err(e) => return Some(Err(e)),
+        };
+        let h = Handle {
+            slot,
+            took_ref: false,
+            pos: 0,
+            snapshot: None,
+        };
+        self.handles.lock(id).insert(id, h);
+        Some(Ok(id))
+    }
+
+    /// [`PseudoFs::read_at`](crate::PseudoFs::read_at) through a shared borrow. `None`: the
+    /// read needs a rendering built, so it needs `read_at`.
+    pub(crate) fn read_at_cached(
+        &self,
+        handle: HandleId,
+        offset: u64,
+        len: u64,
+    ) -> Option<Result<Vec<u8>, Errno>> {
+        let mut shard = self.handles.lock(handle);
+        let Some(h) = shard.get_mut(&handle) else {
+            return Some(Err(Errno::EBADF));
+        };
+        if !self.entry(h.slot).reachable() {
+            return Some(Err(Errno::ENOENT));
+        }
+        if len == 0 {
+            return Some(Ok(Vec::new()));
+        }
+        let snap = continued(h, offset).or_else(|| self.cached_content(h.slot))?;
+        let bytes = slice_of(&snap, offset, len);
+        h.pos = offset + bytes.len() as u64;
+        h.snapshot = Some(snap);
+        Some(Ok(bytes))
+    }
+
+    /// [`PseudoFs::close`](crate::PseudoFs::close) through a shared borrow. `None`: the handle
+    /// holds a reference to give back, so closing it needs `close`.
+    pub(crate) fn close_unreferenced(&self, handle: HandleId) -> Option<Result<(), Errno>> {
+        let mut shard = self.handles.lock(handle);
+        let Some(h) = shard.get(&handle) else {
+            return Some(Err(Errno::EBADF));
+        };
+        if h.took_ref && !self.entry(h.slot).permanent() {
+            return None;
+        }
+        shard.remove(&handle);
+        Some(Ok(()))
+    }
+}
