@@ -179,7 +179,16 @@ fn check_sources(t: &Tree) -> Result<(), InvariantViolation> {
 
 /// Invariant 12: a handle with no snapshot is at position 0.
 fn check_handles(t: &Tree) -> Result<(), InvariantViolation> {
-    for (id, h) in &t.handles.all() {
+    let all = t.handles.all();
+    // Invariant 3's counters agree: the kept count of handles is the table's.
+    ensure!(
+        t.handles.len() == all.len() as u64,
+        3,
+        "handle count {} for {} handles",
+        t.handles.len(),
+        all.len()
+    );
+    for (id, h) in &all {
         ensure!(
             h.snapshot.is_some() || h.pos == 0,
             12,

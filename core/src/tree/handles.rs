@@ -43,6 +43,9 @@ pub(super) struct Handles {
     /// The next id. The shared paths take it with a `fetch_update`; ids are ordered as those
     /// updates are, which is the order the opens take effect in.
     next: AtomicU64,
+    /// Open handles: the sum of the shards' lengths, kept so that `stats` (which the harness
+    /// calls after every op) need not lock every shard.
+    count: AtomicU64,
 }
 
 fn shard_of(id: HandleId) -> usize {
@@ -60,6 +63,7 @@ impl Handles {
         Handles {
             shards: std::array::from_fn(|_| CachePadded::new(Mutex::new(BTreeMap::new()))),
             next: AtomicU64::new(1),
+            count: AtomicU64::new(0),
         }
     }
 
@@ -81,19 +85,29 @@ impl Handles {
     }
 
     pub(super) fn insert(&mut self, id: HandleId, h: Handle) {
-        exclusive(&mut self.shards[shard_of(id)]).insert(id, h);
+        if exclusive(&mut self.shards[shard_of(id)])
+            .insert(id, h)
+            .is_none()
+        {
+            *self.count.get_mut() += 1;
+        }
     }
 
     pub(super) fn remove(&mut self, id: HandleId) -> Option<Handle> {
-        exclusive(&mut self.shards[shard_of(id)]).remove(&id)
+        let h = exclusive(&mut self.shards[shard_of(id)]).remove(&id)?;
+        *self.count.get_mut() -= 1;
+        Some(h)
     }
 
     /// Keeps the handles `keep` says yes to (tests break the tree with it).
     #[cfg(test)]
     pub(super) fn retain(&mut self, mut keep: impl FnMut(&Handle) -> bool) {
+        let mut left = 0;
         for s in &mut self.shards {
             exclusive(s).retain(|_, h| keep(h));
+            left += exclusive(s).len() as u64;
         }
+        *self.count.get_mut() = left;
     }
 
     /// The next id, through a shared borrow.
@@ -134,11 +148,20 @@ impl Handles {
 
     /// How many handles are open; consistent as [`Handles::all`] is.
     pub(super) fn len(&self) -> u64 {
-        let lens = self
-            .shards
-            .iter()
-            .map(|s| s.lock().unwrap_or_else(PoisonError::into_inner).len() as u64);
-        lens.sum()
+        self.count.load(Ordering::SeqCst)
+    }
+
+    /// Adds a handle through a shared borrow, into its locked shard.
+    fn insert_shared(&self, id: HandleId, h: Handle) {
+        let mut shard = self.lock(id);
+        if shard.insert(id, h).is_none() {
+            self.count.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// Counts a handle taken out of its locked shard through a shared borrow.
+    fn removed_shared(&self) {
+        self.count.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -204,7 +227,7 @@ impl Tree {
             pos: 0,
             snapshot: None,
         };
-        self.handles.lock(id).insert(id, h);
+        self.handles.insert_shared(id, h);
         Some(Ok(id))
     }
 
@@ -244,6 +267,7 @@ impl Tree {
             return None;
         }
         shard.remove(&handle);
+        self.handles.removed_shared();
         Some(Ok(()))
     }
 }
