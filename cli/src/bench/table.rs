@@ -132,33 +132,25 @@ fn extra_tables(out: &mut String, rep: &BenchReport) {
         }
         out.push('\n');
     }
-    if !rep.harness.is_empty() {
-        out.push_str("### 7. Harness throughput\n\n| what | throughput |\n|---|---|\n");
-        for (what, v) in &rep.harness {
-            let _ = writeln!(out, "| {what} | {v} |");
-        }
-        out.push('\n');
-    }
-    if !rep.namespaces.is_empty() {
-        out.push_str("### 8. Namespaces and sources\n\n| case | measured |\n|---|---|\n");
-        for (what, v) in &rep.namespaces {
-            let _ = writeln!(out, "| {what} | {v} |");
-        }
-        out.push('\n');
-    }
-    if !rep.hostile.is_empty() {
-        out.push_str("### 9. Hostile names\n\n| case | measured |\n|---|---|\n");
-        for (what, v) in &rep.hostile {
-            let _ = writeln!(out, "| {what} | {v} |");
-        }
-        out.push('\n');
-    }
-    if !rep.concurrency.is_empty() {
-        out.push_str("### 10. Threads sharing one tree\n\n| case | measured |\n|---|---|\n");
-        for (what, v) in &rep.concurrency {
-            let _ = writeln!(out, "| {what} | {v} |");
-        }
-        out.push('\n');
+    for (title, header, rows) in [
+        (
+            "7. Harness throughput",
+            "| what | throughput |",
+            &rep.harness,
+        ),
+        (
+            "8. Namespaces and sources",
+            "| case | measured |",
+            &rep.namespaces,
+        ),
+        ("9. Hostile names", "| case | measured |", &rep.hostile),
+        (
+            "10. Threads sharing one tree",
+            "| case | measured |",
+            &rep.concurrency,
+        ),
+    ] {
+        push_rows(out, title, header, rows);
     }
     if !rep.goals.is_empty() {
         out.push_str("### Goals\n\n| goal | measured (this run) | met |\n|---|---|---|\n");
@@ -172,4 +164,16 @@ fn extra_tables(out: &mut String, rep: &BenchReport) {
         }
         out.push('\n');
     }
+}
+
+/// A two-column section: its title, header and one row per (what, value), if any.
+fn push_rows(out: &mut String, title: &str, header: &str, rows: &[(String, String)]) {
+    if rows.is_empty() {
+        return;
+    }
+    let _ = write!(out, "### {title}\n\n{header}\n|---|---|\n");
+    for (what, v) in rows {
+        let _ = writeln!(out, "| {what} | {v} |");
+    }
+    out.push('\n');
 }
