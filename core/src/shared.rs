@@ -9,8 +9,9 @@
 //!   lock one shard of the tree's handle table for their few changes. They run in parallel
 //!   with each other.
 //! - Exclusive: everything else, including the first read of a rendering, any open or close
-//!   that takes or gives back a reference, and `stats`, `dump` and `check_invariants` (which
-//!   read every shard of the handle table, so no shared open may run meanwhile).
+//!   that takes or gives back a reference, and `stats`, `dump` and `check_invariants`: a
+//!   shared open takes its handle id and then adds the handle, so the handle table is whole
+//!   only while no shared open or close runs.
 //!
 //! Each operation holds its lock from its first check to its last change, so it takes
 //! effect at one instant inside its call: every operation is linearizable, and every SPEC
@@ -74,6 +75,18 @@ struct Inner {
     open_count: AtomicU64,
 }
 
+impl Inner {
+    fn new(tree: Tree) -> Inner {
+        Inner {
+            tree: RwLock::new(tree),
+            #[cfg(feature = "races")]
+            race: None,
+            #[cfg(feature = "races")]
+            open_count: AtomicU64::new(0),
+        }
+    }
+}
+
 /// Planted concurrency bugs, for the linearizability checker's self-test (cargo feature
 /// `races`; never enable it in a product). Each is a realistic synchronization mistake in
 /// [`SharedTree`]'s own code; the sequential tree under it stays correct, so a sequential run
@@ -121,13 +134,7 @@ impl SharedTree {
     /// Shares `tree`. O(1).
     pub fn new(tree: Tree) -> SharedTree {
         SharedTree {
-            inner: Arc::new(Inner {
-                tree: RwLock::new(tree),
-                #[cfg(feature = "races")]
-                race: None,
-                #[cfg(feature = "races")]
-                open_count: AtomicU64::new(0),
-            }),
+            inner: Arc::new(Inner::new(tree)),
         }
     }
 
@@ -135,12 +142,13 @@ impl SharedTree {
     #[cfg(feature = "races")]
     pub fn with_race(tree: Tree, race: Race) -> SharedTree {
         let handles = tree.stats().handles;
+        let inner = Inner {
+            race: Some(race),
+            open_count: AtomicU64::new(handles),
+            ..Inner::new(tree)
+        };
         SharedTree {
-            inner: Arc::new(Inner {
-                tree: RwLock::new(tree),
-                race: Some(race),
-                open_count: AtomicU64::new(handles),
-            }),
+            inner: Arc::new(inner),
         }
     }
 
@@ -429,8 +437,8 @@ impl PseudoFs for SharedTree {
     }
 
     fn stats(&self) -> Stats {
-        // Exclusive: the handle count sums the table's shards, which shared opens and closes
-        // change one at a time.
+        // Exclusive: a shared open takes its id, then adds its handle to the count, so the
+        // count is whole only while no shared open or close runs.
         let stats = self.write_lock().stats();
         #[cfg(feature = "races")]
         if self.race() == Some(Race::OpenCountLostUpdate) {

@@ -9,9 +9,7 @@ use std::panic::{self, AssertUnwindSafe};
 
 use pdtree::{Race, SharedTree};
 use pdtree_harness::core_tree;
-use pdtree_harness::lincheck::{
-    generate, limits, linearizable, run_round, NotLinearizable, Program, Verdict,
-};
+use pdtree_harness::lincheck::{generate, judge, limits, run_round, NotLinearizable, Program};
 
 /// Schedules per program.
 const SCHEDULES: usize = 300;
@@ -28,8 +26,8 @@ fn round(seed: u64, program: Program, race: Option<Race>) -> impl Fn() + Send + 
             None => SharedTree::new(tree),
         };
         let events = run_round(&program, tree);
-        if linearizable(limits(), &program.setup, &events) == Verdict::NotLinearizable {
-            panic!("{}", NotLinearizable::new(seed, 1, program.clone(), events));
+        if let Some(failed) = judge(&program, 1, events) {
+            panic!("{}", NotLinearizable::new(seed, program.clone(), failed));
         }
     }
 }

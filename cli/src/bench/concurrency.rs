@@ -110,27 +110,28 @@ fn ratio_text((median, lo, hi): (f64, f64, f64), of: &str) -> String {
     format!("{median:.2}× {of} (rounds {lo:.2}–{hi:.2})")
 }
 
+/// A measured op: its name, and the op for the bare tree and for the shared one.
+type Case = (&'static str, fn(&mut Tree), fn(&mut SharedTree));
+
 /// Runs the case and records its rows and goals.
 pub(super) fn concurrency_case(r: &mut BenchRun<'_>) {
     let window = Duration::from_millis(if r.opts.quick { 50 } else { 200 });
     let shared = SharedTree::new(fixture());
     let per_sec = |ops: f64| format!("{:.2} M/s", ops / 1e6);
-    for (what, op) in [
+    let cases: [Case; 2] = [
         (
             "open+read+close of a permanent cached file",
-            open_read_close as fn(&mut SharedTree),
+            open_read_close,
+            open_read_close,
         ),
-        ("stat", stat as fn(&mut SharedTree)),
-    ] {
+        ("stat", stat, stat),
+    ];
+    for (what, on_tree, op) in cases {
         let mut plain = fixture();
         let (mut over_tree, mut scaling) = (Vec::new(), Vec::new());
         let (mut seq, mut one, mut two) = (0.0, 0.0, 0.0);
         for _ in 0..ROUNDS {
-            seq = count_for(window, || match what {
-                "stat" => stat(&mut plain),
-                _ => open_read_close(&mut plain),
-            }) as f64
-                / window.as_secs_f64();
+            seq = count_for(window, || on_tree(&mut plain)) as f64 / window.as_secs_f64();
             one = throughput(&shared, 1, window, op);
             two = throughput(&shared, 2, window, op);
             over_tree.push(one / seq);

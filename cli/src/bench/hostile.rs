@@ -1,8 +1,8 @@
 //! Hostile names: names crafted so that every one has the same hash under an unkeyed byte
 //! hash, against random names of the same length, in one directory of N entries.
 //!
-//! The crafted names are what an attacker who knows the hash function (rustc-hash 2's
-//! `FxHasher`, which core's name index used before it was keyed) can make without any
+//! The crafted names are what an attacker who knows an unkeyed hash function (here
+//! rustc-hash 2's `FxHasher`, the usual fast choice for a name index) can make without any
 //! search: 16 bytes whose first 8 cancel the hash's first seed word, so the multiply that
 //! mixes the two halves always sees a zero and every name hashes alike whatever its last 8
 //! bytes are. Core hashes names with a secret per-tree key, so the same names should cost
@@ -34,7 +34,7 @@ const UNKEYED_N: u64 = 10_000;
 const OPS: [&str; 4] = ["create", "lookup_at", "stat", "remove"];
 
 /// The `i`-th crafted name: [`FX_SEED1`]'s bytes, then `i` in base 32.
-pub(super) fn crafted(i: u64) -> Vec<u8> {
+fn crafted(i: u64) -> Vec<u8> {
     let mut name = FX_SEED1.to_le_bytes().to_vec();
     name.extend(tail(i));
     name
@@ -76,7 +76,8 @@ pub(super) fn hostile_case(r: &mut BenchRun<'_>, n: u64) {
             ),
         );
     }
-    unkeyed_rows(r, n.min(UNKEYED_N));
+    let m = n.min(UNKEYED_N) as usize;
+    unkeyed_rows(r, &crafted_names[..m], &random_names[..m]);
     r.report.goals.push(Goal {
         goal: format!(
             "names crafted to collide cost within 2× of random names at {n} \
@@ -139,8 +140,9 @@ fn shuffled(n: usize) -> Vec<usize> {
 }
 
 /// What the crafted names cost a bare set hashed with the unkeyed FxHash, against random
-/// names in the same set: the cost core no longer pays.
-fn unkeyed_rows(r: &mut BenchRun<'_>, n: u64) {
+/// names in the same set: the cost a keyed hash avoids.
+fn unkeyed_rows(r: &mut BenchRun<'_>, crafted_names: &[Vec<u8>], random_names: &[Vec<u8>]) {
+    let n = crafted_names.len();
     let insert_all = |names: &[Vec<u8>]| {
         time(|| {
             let mut s: HashSet<&[u8], FxBuildHasher> = HashSet::default();
@@ -151,9 +153,7 @@ fn unkeyed_rows(r: &mut BenchRun<'_>, n: u64) {
         })
         .1
     };
-    let crafted_names: Vec<Vec<u8>> = (0..n).map(crafted).collect();
-    let random_names: Vec<Vec<u8>> = (0..n).map(random).collect();
-    let (bad, good) = (insert_all(&crafted_names), insert_all(&random_names));
+    let (bad, good) = (insert_all(crafted_names), insert_all(random_names));
     push(
         r,
         format!("for comparison, an unkeyed FxHash set: {n} crafted inserts against random"),

@@ -149,7 +149,7 @@ impl Tree {
     /// assert_eq!(t.stat_handle(h), Err(Errno::EBADF));
     /// ```
     pub fn stat_handle(&self, handle: HandleId) -> Result<Stat, Errno> {
-        let slot = self.handles.find(handle).ok_or(Errno::EBADF)?.slot;
+        let slot = self.handles.slot_of(handle).ok_or(Errno::EBADF)?;
         let e = self.entry(slot);
         if e.reachable() {
             return Ok(self.stat_slot(slot, Some(0)));

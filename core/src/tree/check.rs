@@ -8,9 +8,10 @@ use smallvec::{smallvec, SmallVec};
 
 use super::dump::path_of;
 use super::entry::Entry;
+use super::handles::Handle;
 use super::{Body, Dir, Tree, ROOT_SLOT};
 use crate::children::Children;
-use crate::types::{InvariantViolation, Kind, NsId, Owner, MAX_MODE, NO_ID};
+use crate::types::{HandleId, InvariantViolation, Kind, NsId, Owner, MAX_MODE, NO_ID};
 
 /// `violation!(invariant, "format", args...)`: invariant `invariant` is broken, the detail
 /// formatted like `format!`'s arguments.
@@ -55,12 +56,14 @@ impl Walk {
 
 pub(super) fn check(t: &Tree) -> Result<(), InvariantViolation> {
     let walk = walk(t)?;
-    check_leaks(t, &walk)?;
+    // One copy of the handle table for both checks that read it (it locks every shard).
+    let handles = t.handles.all();
+    check_leaks(t, &walk, &handles)?;
     check_indexes(t, &walk)?;
     check_headers(t, &walk)?;
     check_namespaces(t, &walk)?;
     check_sources(t)?;
-    check_handles(t)?;
+    check_handles(t, &handles)?;
     check_attrs(t)
 }
 
@@ -178,8 +181,7 @@ fn check_sources(t: &Tree) -> Result<(), InvariantViolation> {
 }
 
 /// Invariant 12: a handle with no snapshot is at position 0.
-fn check_handles(t: &Tree) -> Result<(), InvariantViolation> {
-    let all = t.handles.all();
+fn check_handles(t: &Tree, all: &[(HandleId, Handle)]) -> Result<(), InvariantViolation> {
     // Invariant 3's counters agree: the kept count of handles is the table's.
     ensure!(
         t.handles.len() == all.len() as u64,
@@ -188,7 +190,7 @@ fn check_handles(t: &Tree) -> Result<(), InvariantViolation> {
         t.handles.len(),
         all.len()
     );
-    for (id, h) in &all {
+    for (id, h) in all {
         ensure!(
             h.snapshot.is_some() || h.pos == 0,
             12,
@@ -401,9 +403,13 @@ fn check_child<'t>(
 
 /// Invariant 3, no leak: every occupied slot is reachable or held open; counters agree.
 /// Invariant 6: permanent entries stay reachable.
-fn check_leaks(t: &Tree, w: &Walk) -> Result<(), InvariantViolation> {
+fn check_leaks(
+    t: &Tree,
+    w: &Walk,
+    handles: &[(HandleId, Handle)],
+) -> Result<(), InvariantViolation> {
     let mut refs: BTreeMap<u32, u64> = BTreeMap::new();
-    for (_, h) in &t.handles.all() {
+    for (_, h) in handles {
         let e = entry(t, h.slot)
             .ok_or_else(|| violation!(3, "a handle points at free slot {}", h.slot))?;
         *refs.entry(h.slot).or_default() += u64::from(h.took_ref && !e.permanent());

@@ -3,9 +3,9 @@
 //!
 //! The table is sharded, each shard behind a mutex. A `&mut Tree` method reaches a shard
 //! with `Mutex::get_mut`, which takes no lock, so the sequential tree pays nothing for them;
-//! the shared paths lock one shard for the few steps that change it. A permanent entry cannot be removed, unmarked or given
-//! references (§7), so everything else a shared path reads of it stays as it is while the
-//! caller's shared lock is held.
+//! the shared paths lock one shard for the few steps that change it. A permanent entry
+//! cannot be removed, unmarked or given references (§7), so everything else a shared path
+//! reads of it stays as it is while the caller's shared lock is held.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, PoisonError};
@@ -67,17 +67,18 @@ impl Handles {
         }
     }
 
-    /// The next id, exclusively: `ENOSPC` once ids are used up (nothing is taken then).
-    pub(super) fn take_id(&mut self) -> Result<HandleId, Errno> {
-        let next = self.next.get_mut();
-        let id = *next;
-        *next = id.checked_add(1).ok_or(Errno::ENOSPC)?;
-        Ok(id)
-    }
-
-    /// Whether an id is left for one more handle.
+    /// Whether an id is left for one more handle (`open` answers `ENOSPC` if not).
     pub(super) fn id_left(&mut self) -> bool {
         *self.next.get_mut() < HandleId::MAX
+    }
+
+    /// Takes the next id, exclusively. The caller checked [`Handles::id_left`].
+    pub(super) fn take_id(&mut self) -> HandleId {
+        let next = self.next.get_mut();
+        let id = *next;
+        debug_assert!(id < HandleId::MAX, "take_id without id_left");
+        *next = id + 1;
+        id
     }
 
     pub(super) fn get_mut(&mut self, id: HandleId) -> Option<&mut Handle> {
@@ -129,9 +130,9 @@ impl Handles {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// One handle, copied (its snapshot is an `Arc`).
-    pub(super) fn find(&self, id: HandleId) -> Option<Handle> {
-        self.lock(id).get(&id).cloned()
+    /// The slot a handle holds.
+    pub(super) fn slot_of(&self, id: HandleId) -> Option<ArenaIndex> {
+        self.lock(id).get(&id).map(|h| h.slot)
     }
 
     /// Every handle in id order, copied. Consistent only while no shared path runs (the
@@ -187,11 +188,7 @@ impl Tree {
         let e = self.entry(slot);
         match &e.body {
             Body::File(c) | Body::Symlink(c) => Some(content_shared(c)),
-            Body::Listing => {
-                let d = self.dir(e.parent)?;
-                let (generation, text) = d.listing_cache.as_ref()?;
-                (*generation == d.generation).then(|| Arc::clone(text))
-            }
+            Body::Listing => self.cached_listing(e.parent),
             Body::Generated(src) => self.sources.source(*src).cache.clone(),
             Body::Dir(_) => None,
         }

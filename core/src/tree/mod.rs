@@ -611,13 +611,17 @@ impl Tree {
         out
     }
 
+    /// The listing of `dir` from its cache, if the cache is of the current generation.
+    fn cached_listing(&self, dir: ArenaIndex) -> Option<Arc<[u8]>> {
+        let d = self.dir(dir)?;
+        let (generation, text) = d.listing_cache.as_ref()?;
+        (*generation == d.generation).then(|| Arc::clone(text))
+    }
+
     /// The listing of `dir`, from the cache when its generation is current.
     fn rendering(&mut self, dir: ArenaIndex) -> Arc<[u8]> {
-        let d = self.dir(dir).expect("listing parent is a directory");
-        if let Some((generation, text)) = &d.listing_cache {
-            if *generation == d.generation {
-                return Arc::clone(text);
-            }
+        if let Some(text) = self.cached_listing(dir) {
+            return text;
         }
         let text: Arc<[u8]> = Arc::from(self.render(dir));
         let d = self.dir_mut(dir);
@@ -1188,7 +1192,7 @@ impl PseudoFs for Tree {
             .open_refs
             .checked_add(u32::from(took_ref))
             .ok_or(Errno::ENOSPC)?;
-        let id = self.handles.take_id().expect("checked above");
+        let id = self.handles.take_id();
         self.handles.insert(
             id,
             Handle {

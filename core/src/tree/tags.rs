@@ -40,9 +40,6 @@ pub(super) struct Namespace {
 impl Dir {
     /// This directory's set for `tag` (`None`: the shared children).
     pub(super) fn tag_set(&self, tag: NsId) -> Option<&TagSet> {
-        if self.tagged.is_empty() {
-            return None;
-        }
         self.tagged.get(&tag)
     }
 

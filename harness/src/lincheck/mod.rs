@@ -107,8 +107,22 @@ pub fn limits() -> Limits {
 }
 
 /// Runs `cfg.programs` programs of `cfg.rounds` rounds each against trees from `make`, and
-/// reports the first history no sequential order explains.
+/// reports the first history no sequential order explains (or that the search could not
+/// decide within [`MAX_STATES`]: that is reported too, never taken as a pass).
 pub fn check<T, F>(cfg: &LinConfig, make: &F) -> Option<NotLinearizable>
+where
+    T: PseudoFs + Clone + Send + 'static,
+    F: Fn(Limits) -> T,
+{
+    check_with_progress(cfg, make, &mut |_| {})
+}
+
+/// [`check`], calling `done(n)` after each of the first `n` programs passed.
+pub fn check_with_progress<T, F>(
+    cfg: &LinConfig,
+    make: &F,
+    done: &mut dyn FnMut(u64),
+) -> Option<NotLinearizable>
 where
     T: PseudoFs + Clone + Send + 'static,
     F: Fn(Limits) -> T,
@@ -122,30 +136,52 @@ where
     for i in 0..cfg.programs {
         let seed = cfg.seed.wrapping_add(i);
         let program = generate(seed, cfg.threads, cfg.ops_per_thread);
-        if let Some((round, events)) = find(&program, cfg.rounds, make) {
-            let found = NotLinearizable::new(seed, round, program, events);
+        if let Some(failed) = find(&program, cfg.rounds, make) {
+            let found = NotLinearizable::new(seed, program, failed);
             return Some(if cfg.minimize {
                 report::minimize(found, cfg.rounds, make)
             } else {
                 found
             });
         }
+        done(i + 1);
     }
     None
 }
 
-/// The first round (from 1) of up to `rounds` whose history is not linearizable, with it.
-pub fn find<T, F>(program: &Program, rounds: u64, make: &F) -> Option<(u64, Vec<Event>)>
+/// A round whose history the checker did not accept.
+#[derive(Clone, Debug)]
+pub struct FailedRound {
+    /// Which round (from 1).
+    pub round: u64,
+    /// Its history, ordered by call stamp.
+    pub events: Vec<Event>,
+    /// The search gave up ([`Verdict::GaveUp`]) rather than proving no order exists.
+    pub gave_up: bool,
+}
+
+/// The first round (from 1) of up to `rounds` whose history is not linearizable, or that the
+/// search could not decide.
+pub fn find<T, F>(program: &Program, rounds: u64, make: &F) -> Option<FailedRound>
 where
     T: PseudoFs + Clone + Send + 'static,
     F: Fn(Limits) -> T,
 {
-    (1..=rounds).find_map(|round| {
-        let events = run_round(program, make(limits()));
-        match linearizable(limits(), &program.setup, &events) {
-            Verdict::NotLinearizable => Some((round, events)),
-            Verdict::Linearizable(_) | Verdict::GaveUp => None,
-        }
+    (1..=rounds).find_map(|round| judge(program, round, run_round(program, make(limits()))))
+}
+
+/// The history of round `round` of `program` if the checker does not accept it (no order
+/// explains it, or the search gave up).
+pub fn judge(program: &Program, round: u64, events: Vec<Event>) -> Option<FailedRound> {
+    let gave_up = match linearizable(limits(), &program.setup, &events) {
+        Verdict::Linearizable(_) => return None,
+        Verdict::NotLinearizable => false,
+        Verdict::GaveUp => true,
+    };
+    Some(FailedRound {
+        round,
+        events,
+        gave_up,
     })
 }
 

@@ -4,7 +4,7 @@ use std::fmt;
 
 use pdtree::{Limits, PseudoFs};
 
-use super::{find, Event, Program};
+use super::{find, Event, FailedRound, Program, MAX_STATES};
 use crate::lang::op::Op;
 
 /// A history no sequential order explains, with the program that produced it.
@@ -20,19 +20,22 @@ pub struct NotLinearizable {
     pub events: Vec<Event>,
     /// Ops and threads of the program as generated, before minimization.
     pub generated: (usize, usize),
+    /// The search gave up on the history instead of proving that no order explains it.
+    pub gave_up: bool,
 }
 
 impl NotLinearizable {
-    /// The report of `events`, a history of `program` (generated from `seed`) that round
-    /// `round` produced and [`super::linearizable`] rejected.
-    pub fn new(seed: u64, round: u64, program: Program, events: Vec<Event>) -> Self {
+    /// The report of a round of `program` (generated from `seed`) that the checker did not
+    /// accept.
+    pub fn new(seed: u64, program: Program, failed: FailedRound) -> Self {
         let generated = (ops_of(&program), program.threads.len());
         NotLinearizable {
             seed,
-            round,
+            round: failed.round,
             program,
-            events,
+            events: failed.events,
             generated,
+            gave_up: failed.gave_up,
         }
     }
 }
@@ -54,12 +57,10 @@ where
     loop {
         let before = (best.program.threads.len(), ops_of(&best.program));
         for candidate in cuts(&best.program) {
-            if let Some((round, events)) = find(&candidate, rounds.saturating_mul(4), make) {
+            if let Some(failed) = find(&candidate, rounds.saturating_mul(4), make) {
                 best = NotLinearizable {
-                    round,
-                    program: candidate,
-                    events,
-                    ..best
+                    generated: best.generated,
+                    ..NotLinearizable::new(best.seed, candidate, failed)
                 };
                 break;
             }
@@ -129,9 +130,14 @@ fn renumber_slot(op: &mut Op, thread: usize) {
 impl fmt::Display for NotLinearizable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let threads = self.program.threads.len();
+        let verdict = if self.gave_up {
+            "undecided (the search gave up)"
+        } else {
+            "not linearizable"
+        };
         writeln!(
             f,
-            "not linearizable: program seed {}, {} ops on {} threads (generated: {} ops on {} \
+            "{verdict}: program seed {}, {} ops on {} threads (generated: {} ops on {} \
              threads); this history came from round {}",
             self.seed,
             ops_of(&self.program),
@@ -167,10 +173,18 @@ impl fmt::Display for NotLinearizable {
             }
             writeln!(f)?;
         }
-        writeln!(
-            f,
-            "no order of these ops that keeps each one inside its [call, return] gives every \
-             outcome above on the oracle."
-        )
+        if self.gave_up {
+            writeln!(
+                f,
+                "the search for an order the oracle accepts visited {MAX_STATES} states without \
+                 an answer: neither proven nor refuted."
+            )
+        } else {
+            writeln!(
+                f,
+                "no order of these ops that keeps each one inside its [call, return] gives \
+                 every outcome above on the oracle."
+            )
+        }
     }
 }
