@@ -9,7 +9,7 @@
 //!   dumps, for core and for the oracle.
 
 use pdtree::{Limits, PseudoFs, Row, RowKind, Tree};
-use pdtree_harness::lang::op::{FieldMut, MAX_BULK};
+use pdtree_harness::lang::op::{FieldMut, MAX_COUNT};
 use pdtree_harness::lang::script::MAX_REPEAT;
 use pdtree_harness::{parse_script, print_script, Op, OpKind, Runner, Script, Stmt, MAX_SLOT};
 use pdtree_oracle::Oracle;
@@ -76,7 +76,7 @@ impl Arbitrary for AnyOp {
                 FieldMut::Ino(n) | FieldMut::Pos(n) | FieldMut::Header(n) => *n = u64::arbitrary(g),
                 FieldMut::PageSize(n) => *n = usize::arbitrary(g),
                 FieldMut::Slot(n) => *n = u8::arbitrary(g) % (MAX_SLOT + 1),
-                FieldMut::Count(n) => *n = usize::arbitrary(g) % (MAX_BULK + 1),
+                FieldMut::Count(n) => *n = usize::arbitrary(g) % (MAX_COUNT + 1),
             }
         }
         AnyOp(op)

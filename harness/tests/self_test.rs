@@ -259,6 +259,51 @@ fn finds_large_dir_resume_skips_one() {
     );
 }
 
+/// A deep bug: a counter past 2^16, which only a `cycle_open` reaches in a short input. The
+/// handle opened before the wrap loses its id to one opened after it.
+///
+/// Slack 4: the campaign's case opens one file and cycles another, each in its own
+/// directory (8 ops); the minimizer does not replace a path by one an earlier op made, which
+/// would let it drop the second file and both directories.
+#[test]
+fn finds_handle_id_is_u16() {
+    finds_within(
+        Fault::HandleIdIsU16,
+        "create \"/a\" \"\"\nopen 0 \"/a\"\ncycle_open \"/a\" 65536\nclose 0\n",
+        4,
+    );
+}
+
+/// A deep bug: a path more than 1,024 components deep, which only `chain` reaches. (A chain
+/// of 1,025 shows it too, with another outcome: the reference's chain then ends without an
+/// error. The minimizer keeps the count that ends in `ENAMETOOLONG`, past 2,048 levels.)
+#[test]
+fn finds_path_walk_stops_at_1024() {
+    finds(Fault::PathWalkStopsAt1024, "chain \"/\" \"a\" 2049\n");
+}
+
+/// A deep bug: one multi-entry op that takes a directory past 64 children.
+#[test]
+fn finds_register_growth_misses_count() {
+    let rows: Vec<String> = (0..65).map(|i| format!("f \"r{i}\" \"\"")).collect();
+    let hand_minimal = format!("register \"/d\" [{}]\nstat \"/d\"\n", rows.join(", "));
+    finds(Fault::RegisterGrowthMissesCount, &hand_minimal);
+}
+
+/// A deep bug: removals in a directory of more than 64 children, then a resumed readdir.
+///
+/// Slack 2: the campaign's case fills the directory with a table, whose rows cannot be
+/// removed, and then makes and removes two other entries (6 ops); the minimizer does not
+/// turn a table into a `bulk`, whose files the removals could take.
+#[test]
+fn finds_compaction_moves_cursor() {
+    finds_within(
+        Fault::CompactionMovesCursor,
+        "bulk \"/\" \"n\" 67\nremove \"/n10\"\nremove \"/n11\"\nreaddir 1 67 2\n",
+        2,
+    );
+}
+
 /// A failed op that changes the tree without moving a counter is caught at that op by the
 /// before/after proof, on either side: A by its dump, B by its structural copy.
 #[test]
@@ -319,6 +364,10 @@ fn every_fault_has_a_test(f: Fault) -> fn() {
         Fault::FailedCreateReplaces => finds_failed_create_replaces,
         Fault::DirSizeIsU8 => finds_dir_size_is_u8,
         Fault::LargeDirResumeSkipsOne => finds_large_dir_resume_skips_one,
+        Fault::HandleIdIsU16 => finds_handle_id_is_u16,
+        Fault::PathWalkStopsAt1024 => finds_path_walk_stops_at_1024,
+        Fault::RegisterGrowthMissesCount => finds_register_growth_misses_count,
+        Fault::CompactionMovesCursor => finds_compaction_moves_cursor,
         Fault::ReadAtRerenders => finds_read_at_rerenders,
         Fault::ReadAtZeroLenSnapshots => finds_read_at_zero_len_snapshots,
         Fault::FailedSourceAddReinserts => finds_failed_source_add_reinserts,

@@ -177,8 +177,10 @@ struct Handle {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Oracle {
     limits: Limits,
-    /// Every entry ever created; a slot becomes `None` when its entry is freed, and is never
-    /// reused, so arena indices stay stable.
+    /// The entries; a slot becomes `None` when its entry is freed, and a new entry takes the
+    /// first `None` slot. A live entry's index never changes. (Reusing slots is measured:
+    /// with a slot per entry ever created, 65,536 create-and-remove cycles took 2.9 s,
+    /// quadratic, and every later op scanned the 65,536 dead slots.)
     nodes: Vec<Option<Node>>,
     /// Live headers, ascending id (registration order).
     headers: Vec<Header>,
@@ -456,12 +458,11 @@ impl Oracle {
     ) -> usize {
         let ino = self.next_ino;
         self.next_ino += 1;
-        let idx = self.nodes.len();
         if let Body::Generated(src) = &body {
             source::find_or_make(&mut self.sources, src); // §11: exists from now on
         }
         let (uid, gid) = self.owner_of(tag);
-        self.nodes.push(Some(Node {
+        let node = Some(Node {
             ino,
             name: name.into(),
             tag,
@@ -476,7 +477,15 @@ impl Oracle {
             first_child: None,
             next_sibling: None,
             removed: false,
-        }));
+        });
+        let idx = match self.nodes.iter().position(Option::is_none) {
+            Some(free) => free,
+            None => {
+                self.nodes.push(None);
+                self.nodes.len() - 1
+            }
+        };
+        self.nodes[idx] = node;
         let last = self.children(parent).last();
         match last {
             None => self.node_mut(parent).first_child = Some(idx),
@@ -1282,18 +1291,29 @@ impl Oracle {
     /// Every reachable entry in pre-order, children ascending: an explicit stack, never
     /// recursion (SEMANTICS §6, §9); a directory's children are pushed in reverse so the
     /// smallest inode is popped first.
+    ///
+    /// Each stack item carries its parent's path, so a path costs its own length. (Measured:
+    /// [`path_of`](Self::path_of) per entry made the dump of a chain 2,000 deep, 4 MB of
+    /// paths, take 0.3 s, most of a 100-op run over it.)
     fn dump_entries(&self, out: &mut String) {
-        let mut stack = vec![ROOT];
-        while let Some(i) = stack.pop() {
+        let mut stack: Vec<(usize, std::rc::Rc<String>)> = vec![(ROOT, Default::default())];
+        while let Some((i, parent_path)) = stack.pop() {
+            let path = if i == ROOT {
+                std::rc::Rc::new(String::new())
+            } else {
+                let name = escape(&self.node(i).name);
+                std::rc::Rc::new(format!("{parent_path}/{name}"))
+            };
             let mark = stack.len();
-            stack.extend(self.children(i));
+            stack.extend(self.children(i).map(|c| (c, path.clone())));
             stack[mark..].reverse();
             let n = self.node(i);
             let ns = n.tag.map(|k| format!(" ns={k}")).unwrap_or_default();
+            let shown = if i == ROOT { "/" } else { path.as_str() };
             let _ = write!(
                 out,
                 "entry {} {}{ns} ino={} nlink={} size={} mode={:04o} uid={} gid={} owner={}",
-                self.path_of(i),
+                shown,
                 n.body.kind().word(),
                 n.ino,
                 self.nlink(i, None),

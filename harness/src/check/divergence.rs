@@ -329,6 +329,10 @@ fn outcome_class(o: &Outcome) -> String {
         Outcome::Bulk {
             stopped: Some(e), ..
         } => format!("ok bulk then err {e}"),
+        Outcome::Done { stopped: None, .. } => "ok done".into(),
+        Outcome::Done {
+            stopped: Some(e), ..
+        } => format!("ok done then err {e}"),
         Outcome::Dump(_) => "dump".into(),
         Outcome::Repeat { .. } => "repeat".into(),
     }

@@ -74,11 +74,28 @@ pub enum Fault {
     /// `lookup_at` in view v ≠ 0 probes the shared children only and misses v's own copy
     /// (the second probe of a per-namespace name index forgotten).
     LookupSkipsNamespaceSet,
+    /// Handle ids are kept in 16 bits: from the 65,536th open on, `open` hands out the id
+    /// modulo 2^16, which is not the one the tree counted (SPEC §7 ids never repeat). Only
+    /// an input that opens 2^16 handles shows it.
+    HandleIdIsU16,
+    /// Path resolution keeps the components in a fixed 1,024-entry stack and drops the rest:
+    /// a path deeper than 1,024 components resolves as its first 1,024. Only a chain more
+    /// than 1,024 deep shows it (the SPEC allows 2,048).
+    PathWalkStopsAt1024,
+    /// A `register` whose rows take their directory past 64 children grows the name index in
+    /// the middle of the op, and the child count cached before the growth misses the row
+    /// that triggered it: the directory's size stays one short. Only a table (or a
+    /// directory) of more than 64 entries shows it.
+    RegisterGrowthMissesCount,
+    /// In a directory of more than 64 children, two removals since the directory's last
+    /// readdir compact its child list, and a readdir that resumes inside it (a position past
+    /// the first child) starts from a stale index, one entry late.
+    CompactionMovesCursor,
 }
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Fault; 15] = [
+    pub const ALL: [Fault; 19] = [
         Fault::ReaddirResumesByIndex,
         Fault::NlinkNotUpdatedByRemoveSubtree,
         Fault::DuplicateRowAccepted,
@@ -94,6 +111,10 @@ impl Fault {
         Fault::ChownSwapsIds,
         Fault::ReaddirInViewLeaks,
         Fault::LookupSkipsNamespaceSet,
+        Fault::HandleIdIsU16,
+        Fault::PathWalkStopsAt1024,
+        Fault::RegisterGrowthMissesCount,
+        Fault::CompactionMovesCursor,
     ];
 
     /// The kebab-case name the `pdtree` command takes (`--fault NAME`).
@@ -120,6 +141,10 @@ impl Fault {
             Fault::ChownSwapsIds => "chown-swaps-ids",
             Fault::ReaddirInViewLeaks => "readdir-in-view-leaks",
             Fault::LookupSkipsNamespaceSet => "lookup-skips-namespace-set",
+            Fault::HandleIdIsU16 => "handle-id-is-u16",
+            Fault::PathWalkStopsAt1024 => "path-walk-stops-at-1024",
+            Fault::RegisterGrowthMissesCount => "register-growth-misses-count",
+            Fault::CompactionMovesCursor => "compaction-moves-cursor",
         }
     }
 
@@ -148,6 +173,12 @@ pub struct Faulty<T> {
     creations: u64,
     /// ReaddirInViewLeaks: the namespaces created and not destroyed, as the tree answered.
     live_namespaces: std::collections::BTreeSet<NsId>,
+    /// HandleIdIsU16: the id handed out (16 bits) → the tree's id.
+    short_handles: BTreeMap<HandleId, HandleId>,
+    /// RegisterGrowthMissesCount: directories whose size is short, by how much.
+    short_size: BTreeMap<Ino, u64>,
+    /// CompactionMovesCursor: removals per directory since its last readdir.
+    removals: RefCell<BTreeMap<Ino, u64>>,
 }
 
 impl<T: PseudoFs> Faulty<T> {
@@ -162,6 +193,9 @@ impl<T: PseudoFs> Faulty<T> {
             listing_cache: BTreeMap::new(),
             creations: 0,
             live_namespaces: Default::default(),
+            short_handles: BTreeMap::new(),
+            short_size: BTreeMap::new(),
+            removals: RefCell::new(BTreeMap::new()),
         }
     }
 
@@ -183,19 +217,85 @@ impl<T: PseudoFs> Faulty<T> {
             if self.fault == Fault::DirSizeIsU8 {
                 st.size %= 256;
             }
+            let short = self.short_size.get(&st.ino).copied().unwrap_or(0);
+            st.size = st.size.saturating_sub(short);
         }
         st
     }
 
-    /// LargeDirResumeSkipsOne: a resume inside a directory of over 128 children starts one
-    /// entry late.
-    fn large_dir_resume(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
+    /// LargeDirResumeSkipsOne and CompactionMovesCursor: when `armed`, a resume inside a
+    /// directory of more than `over` children starts one entry late.
+    fn resume_late(
+        &self,
+        (dir, pos, max): (Ino, u64, usize),
+        over: usize,
+        armed: bool,
+    ) -> Result<ReadDirPage, Errno> {
         let page = self.inner.readdir(dir, pos, max)?;
+        if !armed {
+            return Ok(page);
+        }
         let all = read_all(&self.inner, dir, self.inner.limits().max_readdir)?;
         let inside = all.first().is_some_and(|f| pos > f.ino);
         match page.entries.first() {
-            Some(e) if all.len() > 128 && inside => self.inner.readdir(dir, e.ino + 1, max),
+            Some(e) if all.len() > over && inside => self.inner.readdir(dir, e.ino + 1, max),
             _ => Ok(page),
+        }
+    }
+
+    /// PathWalkStopsAt1024: the part of `path` the buggy walk resolves (all of it for any
+    /// other fault, and for a path over 4,096 bytes, which is refused before the walk).
+    fn walked<'p>(&self, path: &'p [u8]) -> &'p [u8] {
+        if self.fault != Fault::PathWalkStopsAt1024 || path.len() > pdtree::MAX_PATH {
+            return path;
+        }
+        let start = usize::from(path.first() == Some(&b'/'));
+        let mut separators = 0;
+        for (i, &b) in path.iter().enumerate().skip(start) {
+            if b == b'/' {
+                separators += 1;
+                if separators == 1024 {
+                    return &path[..i];
+                }
+            }
+        }
+        path
+    }
+
+    /// HandleIdIsU16: the tree's id behind an id this wrapper handed out.
+    fn handle(&self, h: HandleId) -> HandleId {
+        self.short_handles.get(&h).copied().unwrap_or(h)
+    }
+
+    /// CompactionMovesCursor: counts a removal in the directory above `path`.
+    fn removed_from_parent(&mut self, path: &[u8]) {
+        let parent = match Self::parent_of(path) {
+            b"" => b"/".as_slice(),
+            p => p,
+        };
+        if let Ok(st) = self.inner.stat(parent) {
+            *self.removals.get_mut().entry(st.ino).or_default() += 1;
+        }
+    }
+
+    /// RegisterGrowthMissesCount: `dir`'s size before a registration.
+    fn size_before(&self, dir: &[u8]) -> u64 {
+        if self.fault != Fault::RegisterGrowthMissesCount {
+            return 0;
+        }
+        self.inner.stat(dir).map_or(0, |st| st.size)
+    }
+
+    /// RegisterGrowthMissesCount: after a successful registration, a directory that grew
+    /// past 64 children is one short from then on.
+    fn growth_misses_count(&mut self, dir: &[u8], before: u64) {
+        if self.fault != Fault::RegisterGrowthMissesCount {
+            return;
+        }
+        if let Ok(st) = self.inner.stat(dir) {
+            if before <= 64 && st.size > 64 {
+                *self.short_size.entry(st.ino).or_default() += 1;
+            }
         }
     }
 
@@ -245,11 +345,12 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn mkdir(&mut self, path: &[u8]) -> Result<Ino, Errno> {
-        let r = self.inner.mkdir(path);
+        let r = self.inner.mkdir(self.walked(path));
         self.created(r)
     }
 
     fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
+        let path = self.walked(path);
         let r = self.inner.create(path, content);
         if r == Err(Errno::EEXIST)
             && self.fault == Fault::FailedCreateReplaces
@@ -263,17 +364,17 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno> {
-        let r = self.inner.symlink(path, target);
+        let r = self.inner.symlink(self.walked(path), target);
         self.created(r)
     }
 
     fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
-        let r = self.inner.listing(path);
+        let r = self.inner.listing(self.walked(path));
         self.created(r)
     }
 
     fn generated(&mut self, path: &[u8], source: &[u8]) -> Result<Ino, Errno> {
-        let r = self.inner.generated(path, source);
+        let r = self.inner.generated(self.walked(path), source);
         self.created(r)
     }
 
@@ -296,6 +397,8 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+        let dir = self.walked(dir);
+        let before = self.size_before(dir);
         let r = if self.fault == Fault::DuplicateRowAccepted {
             let mut seen: Vec<&[u8]> = Vec::new();
             let deduped: Vec<Row> = table
@@ -311,6 +414,9 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
         } else {
             self.inner.register(dir, table)
         };
+        if r.is_ok() {
+            self.growth_misses_count(dir, before);
+        }
         self.created(r)
     }
 
@@ -319,6 +425,7 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn stat_in(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
+        let path = self.walked(path);
         self.inner.stat_in(view, path).map(|s| self.patch_stat(s))
     }
 
@@ -338,11 +445,14 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
             // The other planted readdir bugs are view 0's.
             return self.inner.readdir_in(view, dir, pos, max);
         }
-        if self.fault == Fault::LargeDirResumeSkipsOne {
-            return self.large_dir_resume(dir, pos, max);
-        }
-        if self.fault != Fault::ReaddirResumesByIndex {
-            return self.inner.readdir(dir, pos, max);
+        match self.fault {
+            Fault::LargeDirResumeSkipsOne => return self.resume_late((dir, pos, max), 128, true),
+            Fault::CompactionMovesCursor => {
+                let removed = self.removals.borrow_mut().remove(&dir).unwrap_or(0);
+                return self.resume_late((dir, pos, max), 64, removed >= 2);
+            }
+            Fault::ReaddirResumesByIndex => {}
+            _ => return self.inner.readdir(dir, pos, max),
         }
         let page = self.inner.readdir(dir, pos, max)?;
         let all = read_all(&self.inner, dir, self.inner.limits().max_readdir)?;
@@ -359,17 +469,23 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn remove(&mut self, path: &[u8]) -> Result<(), Errno> {
-        match self.inner.remove(path) {
+        let path = self.walked(path);
+        let r = match self.inner.remove(path) {
             Err(Errno::ENOTEMPTY) if self.fault == Fault::RemoveNonEmptyDetaches => {
                 let n = self.inner.remove_subtree(path)?;
                 self.leaked += n - 1;
                 Ok(())
             }
             r => r,
+        };
+        if r.is_ok() && self.fault == Fault::CompactionMovesCursor {
+            self.removed_from_parent(path);
         }
+        r
     }
 
     fn remove_subtree(&mut self, path: &[u8]) -> Result<u64, Errno> {
+        let path = self.walked(path);
         let is_dir = self.inner.stat(path).map(|s| s.kind == Kind::Dir);
         let r = self.inner.remove_subtree(path);
         match (self.fault, &r) {
@@ -394,17 +510,24 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
                     }
                 }
             }
+            (Fault::CompactionMovesCursor, Ok(_)) => self.removed_from_parent(path),
             _ => {}
         }
         r
     }
 
     fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
-        self.inner.mark_permanent(path)
+        self.inner.mark_permanent(self.walked(path))
     }
 
     fn open_in(&mut self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
-        self.inner.open_in(view, path)
+        let h = self.inner.open_in(view, self.walked(path))?;
+        if self.fault != Fault::HandleIdIsU16 {
+            return Ok(h);
+        }
+        let short = h & 0xFFFF;
+        self.short_handles.insert(short, h);
+        Ok(short)
     }
 
     fn register_ns(&mut self, ns: NsId, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
@@ -429,6 +552,7 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn read(&mut self, handle: HandleId) -> Result<Vec<u8>, Errno> {
+        let handle = self.handle(handle);
         let fresh = self.inner.read(handle)?;
         if self.fault != Fault::ListingCacheKeptOnRemoval {
             return Ok(fresh);
@@ -446,6 +570,7 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn read_at(&mut self, handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno> {
+        let handle = self.handle(handle);
         match self.fault {
             Fault::ReadAtRerenders if len > 0 && offset > 0 => {
                 // A read at 0 takes a fresh snapshot; the read that follows, continuing or
@@ -462,12 +587,12 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno> {
-        let r = self.inner.write(handle, content);
+        let r = self.inner.write(self.handle(handle), content);
         self.created(r)
     }
 
     fn chmod_in(&mut self, view: View, path: &[u8], mode: pdtree::Mode) -> Result<(), Errno> {
-        self.inner.chmod_in(view, path, mode)
+        self.inner.chmod_in(view, self.walked(path), mode)
     }
 
     fn chown_in(
@@ -477,6 +602,7 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
         uid: pdtree::Id,
         gid: pdtree::Id,
     ) -> Result<(), Errno> {
+        let path = self.walked(path);
         if self.fault == Fault::ChownSwapsIds {
             return self.inner.chown_in(view, path, gid, uid);
         }
@@ -484,6 +610,7 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
+        let handle = self.handle(handle);
         self.listing_cache.remove(&handle);
         self.inner.close(handle)
     }

@@ -31,6 +31,7 @@
 //! assert_eq!(ops_from_bytes(&data), (limits, ops)); // deterministic
 //! ```
 
+mod deep;
 mod model;
 pub mod paths;
 mod profile;
@@ -360,17 +361,23 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// A table: none (a mount point) 1 in 10, one row over the limit 1 in 20, the largest
+    /// the limit allows 1 in 40 (up to 1,024 rows, distinct names: a directory past the
+    /// name index's growth points in one op), else 1–4 rows.
     fn rows(&mut self) -> Vec<Row> {
         let lim = self.limits.max_table_rows;
-        let n = match self.int(0, 19) {
-            0 | 1 => 0,
-            2 => lim.saturating_add(1).min(1100),
-            _ => self.int(1, lim.clamp(1, 4) as u64) as usize,
+        let (n, full) = match self.int(0, 39) {
+            0..=3 => (0, false),
+            4 | 5 => (lim.saturating_add(1).min(1100), false),
+            6 => (lim.min(1100), true),
+            _ => (self.int(1, lim.clamp(1, 4) as u64) as usize, false),
         };
         let mut names: Vec<&[u8]> = NAME_POOL.iter().chain(ROW_EXTRA.iter()).copied().collect();
         let mut rows: Vec<Row> = Vec::with_capacity(n);
         for i in 0..n {
-            let name = if i > 0 && self.chance(1, 16) {
+            let name = if full && n > 8 {
+                format!("r{i}").into_bytes()
+            } else if i > 0 && self.chance(1, 16) {
                 let j = self.int(0, i as u64 - 1) as usize;
                 rows[j].name.clone()
             } else if self.chance(1, 30) {
@@ -387,7 +394,8 @@ impl<'a> Generator<'a> {
                 3 | 4 => RowKind::Gen(self.source_name()),
                 _ => RowKind::File(self.content()),
             };
-            let mode = self.chance(1, 4).then(|| self.mode());
+            // A full table's rows keep their kind's mode: one edge mode would refuse it.
+            let mode = (!full && self.chance(1, 4)).then(|| self.mode());
             rows.push(Row { name, kind, mode });
         }
         rows
@@ -513,11 +521,13 @@ impl<'a> Generator<'a> {
             }
             OpKind::Check => Op::Check,
             OpKind::Dump => Op::Dump,
-            OpKind::Bulk => Op::Bulk {
-                dir: self.existing_path(Some(true)),
-                prefix: self.prefix(),
-                count: self.bulk_count(),
-            },
+            OpKind::Bulk
+            | OpKind::Chain
+            | OpKind::CycleCreate
+            | OpKind::CycleOpen
+            | OpKind::CycleRegister
+            | OpKind::CycleSource
+            | OpKind::CycleNs => self.deep_op(kind),
             _ => self.part_two_op(kind),
         }
     }
@@ -692,15 +702,6 @@ impl<'a> Generator<'a> {
         }
         let i = self.int(0, BULK_PREFIXES.len() as u64 - 1) as usize;
         BULK_PREFIXES[i].to_vec()
-    }
-
-    /// How many files a bulk op makes: mostly a page or two, sometimes a few hundred (the
-    /// oracle's checks are quadratic in a directory's size, so no more).
-    fn bulk_count(&mut self) -> usize {
-        match self.int(0, 9) {
-            0..=6 => self.int(1, 32) as usize,
-            _ => self.int(33, MAX_BULK_GENERATED as u64) as usize,
-        }
     }
 
     /// A symlink target: rarely empty, else content-like, `../a` for empty content.

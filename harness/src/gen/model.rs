@@ -138,6 +138,9 @@ impl Model {
             (Op::Bulk { dir, prefix, .. }, Outcome::Bulk { made, .. }) => {
                 self.bulk_made(dir, prefix, *made)
             }
+            (Op::Chain { dir, name, .. }, Outcome::Done { done, .. }) => {
+                self.chain_made(dir, name, *done)
+            }
             (_, Outcome::Err(Errno::ENOENT)) => self.forget_missing(op),
             _ => {}
         }
@@ -165,7 +168,9 @@ impl Model {
             }
         }
         self.dirs.insert(d.clone());
-        for r in rows {
+        // A large table's first few rows and its last one, as for `bulk`.
+        let some = |i: usize| rows.len() <= 8 || i < 4 || i + 1 == rows.len();
+        for (_, r) in rows.iter().enumerate().filter(|&(i, _)| some(i)) {
             let p = join(&d, &r.name);
             match r.kind {
                 RowKind::Dir => self.dirs.insert(p),
@@ -196,6 +201,18 @@ impl Model {
             let mut name = prefix.to_vec();
             name.extend_from_slice(i.to_string().as_bytes());
             self.files.insert(join(&d, &name));
+        }
+    }
+
+    /// A chain's first few levels and its deepest one now exist (not all of them, as for
+    /// `bulk`).
+    fn chain_made(&mut self, dir: &[u8], name: &[u8], levels: u64) {
+        let mut path = norm(dir);
+        for level in 1..=levels {
+            path = join(&path, name);
+            if level <= 4 || level == levels {
+                self.dirs.insert(path.clone());
+            }
         }
     }
 

@@ -37,10 +37,14 @@ pub struct Profile {
     /// The target has SPEC Part II ([`PART_TWO`]): sources, seq_file reads, writes, modes,
     /// owners and namespaces.
     pub part_two: bool,
+    /// Every call is a syscall (microseconds, not nanoseconds): the generator makes a
+    /// `cycle_*` op of 2^16 cycles, which then takes a second or more, in 1 op of 100
+    /// instead of 1 in 10 (`gen::deep`).
+    pub slow_calls: bool,
 }
 
 /// The op kinds of SPEC Part II (§10–§13), which only a profile with `part_two` gets.
-pub const PART_TWO: [OpKind; 10] = [
+pub const PART_TWO: [OpKind; 12] = [
     OpKind::Generated,
     OpKind::SourceAdd,
     OpKind::SourceRemove,
@@ -51,6 +55,8 @@ pub const PART_TWO: [OpKind; 10] = [
     OpKind::RegisterNs,
     OpKind::NsCreate,
     OpKind::NsDestroy,
+    OpKind::CycleSource,
+    OpKind::CycleNs,
 ];
 
 impl Profile {
@@ -63,6 +69,7 @@ impl Profile {
         empty_files: false,
         enoent_after_removal: true,
         part_two: true,
+        slow_calls: false,
     };
 
     /// A POSIX directory on Linux, driven through syscalls.
@@ -73,12 +80,14 @@ impl Profile {
             OpKind::Register,
             OpKind::Unregister,
             OpKind::MarkPermanent,
+            OpKind::CycleRegister,
         ],
         nul_free_targets: true,
         max_symlink_target: Some(4095),
         empty_files: false,
         enoent_after_removal: false,
         part_two: false,
+        slow_calls: true,
     };
 
     /// A pseudo-filesystem mounted on Linux, such as pdtree-fuse: [`Profile::POSIX`], but
@@ -100,12 +109,14 @@ impl Profile {
             OpKind::Unregister,
             OpKind::MarkPermanent,
             OpKind::Symlink,
+            OpKind::CycleRegister,
         ],
         nul_free_targets: false,
         max_symlink_target: None,
         empty_files: false,
         enoent_after_removal: false,
         part_two: false,
+        slow_calls: false,
     };
 
     /// Every profile.

@@ -26,6 +26,15 @@ impl Swarm {
                 // A bulk op makes up to hundreds of entries, and every later op's checks
                 // walk them: on in 1 input of 8, weight 1.
                 OpKind::Bulk => u32::from(b % 8 == 1),
+                // The rest of the deep regime (`gen::deep`). A chain thousands deep makes every
+                // later dump megabytes (full paths), so it is on in 1 input of 32; a cycle op
+                // can be 2^16 calls, so each kind is on in 1 input of 16. Weight 1.
+                OpKind::Chain => u32::from(b % 32 == 3),
+                OpKind::CycleCreate
+                | OpKind::CycleOpen
+                | OpKind::CycleRegister
+                | OpKind::CycleSource
+                | OpKind::CycleNs => u32::from(b % 16 == 2),
                 _ if b % 4 == 0 => 0,
                 // Kinds that build state weigh more, so the tree gets interesting.
                 OpKind::Mkdir | OpKind::Create | OpKind::Register => 3 + u32::from(b >> 2) % 8,

@@ -82,7 +82,7 @@ pub enum Role {
     PageSize,
     /// A handle or cursor slot.
     Slot,
-    /// How many entries a bulk op makes (at most [`MAX_BULK`]).
+    /// How many entries or cycles a `bulk`, `chain` or `cycle_*` op makes (at most [`MAX_COUNT`]).
     Count,
     /// A source's name (SPEC §11): its own flat namespace, not a path.
     Source,
@@ -585,10 +585,63 @@ op_table! {
         /// How many files.
         count: Count,
     },
+    /// `chain DIR NAME N` — create the directories `DIR/NAME`, `DIR/NAME/NAME`, … N deep, in
+    /// order, stopping at the first that fails (`ENAMETOOLONG` past 4,096 bytes): a deep
+    /// chain from one op. Its outcome (`ok done K` or `ok done K then err E`) is never a
+    /// failure, since the directories before the failing one stay.
+    Chain = "chain", mutates: true {
+        /// The directory the chain hangs from.
+        dir: Path,
+        /// Every level's name.
+        name: Name,
+        /// How many levels.
+        count: Count,
+    },
+    /// `cycle_create PATH N` — N times: create the empty file PATH, then remove it. The tree
+    /// ends as it was but for the inode counter, N higher. `ok done K [then err E]`, like
+    /// [`Op::Chain`]; a cycle stops at its first failing call.
+    CycleCreate = "cycle_create", mutates: true {
+        /// The file made and removed.
+        path: NewPath,
+        /// How many cycles.
+        count: Count,
+    },
+    /// `cycle_open PATH N` — N times: open PATH, then close the handle: the handle counter
+    /// N higher.
+    CycleOpen = "cycle_open", mutates: true {
+        /// The entry opened.
+        path: Path,
+        /// How many cycles.
+        count: Count,
+    },
+    /// `cycle_register DIR N` — N times: register an empty table (a mount point) at DIR,
+    /// then unregister it: the header counter N higher.
+    CycleRegister = "cycle_register", mutates: true {
+        /// The table's directory.
+        dir: NewPath,
+        /// How many cycles.
+        count: Count,
+    },
+    /// `cycle_source SRC ITEM N` — N times: add ITEM to SRC, then remove it: the source's
+    /// generation 2N higher.
+    CycleSource = "cycle_source", mutates: true {
+        /// The source.
+        source: Source,
+        /// The item added and removed.
+        item: Data,
+        /// How many cycles.
+        count: Count,
+    },
+    /// `cycle_ns N` — N times: create a namespace owned by 0/0, then destroy it: the
+    /// namespace counter N higher.
+    CycleNs = "cycle_ns", mutates: true {
+        /// How many cycles.
+        count: Count,
+    },
 }
 
-/// The most files one `bulk` op makes (a larger count is a parse error).
-pub const MAX_BULK: usize = 100_000;
+/// The largest count of a `bulk`, `chain` or `cycle_*` op (a larger count is a parse error).
+pub const MAX_COUNT: usize = 100_000;
 
 impl Op {
     /// The script keyword of this operation.

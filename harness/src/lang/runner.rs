@@ -23,6 +23,7 @@
 //! | `check` | `ok` | `violation 2: detail` |
 //! | `dump` | `dump` then one `\| line` per dump line | — |
 //! | `bulk` | `ok bulk 5`, or `ok bulk 3 then err ENOSPC` when the fourth file failed | — |
+//! | `chain` `cycle_*` | `ok done 5`, or `ok done 3 then err EBUSY` when the fourth level or cycle failed | — |
 //! | `repeat N op` | `repeat ok=N err=M`, then `; first err #I: <outcome>` if any iteration failed, then `; last: <outcome>` if N > 0 | |
 //!
 //! In the page text each entry is `<ino> <kind letter> <quoted name>`. In a `repeat` summary
@@ -43,6 +44,7 @@ use pdtree::{
     Stats,
 };
 
+use crate::lang::deep;
 use crate::lang::op::{Op, Slot, SLOTS};
 use crate::lang::script::{print_limits, quote, Script, Stmt};
 
@@ -93,6 +95,14 @@ pub enum Outcome {
         /// Files made.
         made: u64,
         /// The error of the first file that could not be made.
+        stopped: Option<Errno>,
+    },
+    /// What a `chain` or `cycle_*` op did: how many levels or cycles completed, and the
+    /// error that stopped it, if any. Not a failure, like [`Outcome::Bulk`].
+    Done {
+        /// Levels or cycles completed.
+        done: u64,
+        /// The error of the first call that failed.
         stopped: Option<Errno>,
     },
     /// The summary of a `repeat` statement.
@@ -179,6 +189,13 @@ impl fmt::Display for Outcome {
                     None => Ok(()),
                 }
             }
+            Outcome::Done { done, stopped } => {
+                write!(f, "ok done {done}")?;
+                match stopped {
+                    Some(e) => write!(f, " then err {e}"),
+                    None => Ok(()),
+                }
+            }
             Outcome::Repeat {
                 ok,
                 err,
@@ -242,32 +259,18 @@ fn tree_op<T: PseudoFs>(t: &mut T, op: &Op) -> Outcome {
             Err(v) => Outcome::Violation(v),
         },
         Op::Dump => Outcome::Dump(t.dump()),
-        Op::Bulk { dir, prefix, count } => bulk(t, dir, prefix, *count),
+        Op::Bulk { dir, prefix, count } => deep::bulk(t, dir, prefix, *count),
+        Op::Chain { dir, name, count } => deep::chain(t, dir, name, *count),
+        Op::CycleCreate { path, count } => deep::cycle_create(t, path, *count),
+        Op::CycleOpen { path, count } => deep::cycle_open(t, path, *count),
+        Op::CycleRegister { dir, count } => deep::cycle_register(t, dir, *count),
+        Op::CycleSource {
+            source,
+            item,
+            count,
+        } => deep::cycle_source(t, source, item, *count),
+        Op::CycleNs { count } => deep::cycle_ns(t, *count),
         _ => unreachable!("Runner::apply runs `{op}`"),
-    }
-}
-
-/// Creates `dir/prefix0` … in order until one fails.
-fn bulk<T: PseudoFs>(t: &mut T, dir: &[u8], prefix: &[u8], count: usize) -> Outcome {
-    let mut path = dir.to_vec();
-    if path.last() != Some(&b'/') {
-        path.push(b'/');
-    }
-    path.extend_from_slice(prefix);
-    let stem = path.len();
-    for i in 0..count {
-        path.truncate(stem);
-        path.extend_from_slice(i.to_string().as_bytes());
-        if let Err(e) = t.create(&path, b"") {
-            return Outcome::Bulk {
-                made: i as u64,
-                stopped: Some(e),
-            };
-        }
-    }
-    Outcome::Bulk {
-        made: count as u64,
-        stopped: None,
     }
 }
 

@@ -70,7 +70,7 @@ use std::fmt;
 
 use pdtree::{Id, Limits, Mode, Row, RowKind};
 
-use crate::lang::op::{FieldMut, Op, OpKind, Slot, MAX_BULK, MAX_SLOT};
+use crate::lang::op::{FieldMut, Op, OpKind, Slot, MAX_COUNT, MAX_SLOT};
 
 /// The largest repeat count accepted (a larger one is a parse error, so fuzzed scripts stay
 /// bounded).
@@ -409,13 +409,13 @@ impl<'a> Cursor<'a> {
         usize::try_from(n).map_err(|_| self.err_col(start, format!("{what} is too large")))
     }
 
-    fn bulk_count(&mut self) -> Result<usize, ParseError> {
+    fn count_field(&mut self) -> Result<usize, ParseError> {
         let start = self.pos;
         let n = self.usize_number("a count")?;
-        if n > MAX_BULK {
+        if n > MAX_COUNT {
             return Err(self.err_col(
                 start,
-                format!("bulk count {n} is over the limit {MAX_BULK}"),
+                format!("count {n} is over the limit {MAX_COUNT}"),
             ));
         }
         Ok(n)
@@ -639,7 +639,7 @@ impl<'a> Cursor<'a> {
             FieldMut::Header(n) => *n = self.number("a header id")?,
             FieldMut::PageSize(n) => *n = self.usize_number("a page size")?,
             FieldMut::Slot(n) => *n = self.slot()?,
-            FieldMut::Count(n) => *n = self.bulk_count()?,
+            FieldMut::Count(n) => *n = self.count_field()?,
         }
         Ok(())
     }

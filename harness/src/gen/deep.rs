@@ -1,0 +1,89 @@
+//! The generator's deep regime: `bulk`, `chain` and `cycle_*` ops, whose counts reach the
+//! sizes, depths and counter values that ordinary 200-op inputs never do.
+//!
+//! Where the counts fall, and why:
+//!
+//! * `bulk`: mostly a page or two (1–32 files), sometimes up to [`MAX_BULK_GENERATED`]
+//!   (the oracle's checks are quadratic in a directory's size, so no more).
+//! * `chain`: mostly 1–8 levels; 1 in 5 a chain of 1,000–1,100 (past a 1,024-entry stack);
+//!   1 in 5 one of 1,900–2,100 from a one-byte name, so the deepest legal path (4,096 bytes,
+//!   2,048 levels from the root) is reached and passed (`ENAMETOOLONG` ends the chain).
+//! * `cycle_*`: mostly 1–300 cycles; 1 in 5 within 2 of 2^8 and 1 in 10 (1 in 100 for
+//!   targets driven through syscalls, [`Profile::slow_calls`](crate::gen::Profile::slow_calls))
+//!   within 2 of 2^16, so every counter crosses both boundaries. 2^32 is out of reach: it
+//!   would take 4·10^9 calls.
+
+use crate::gen::{Generator, MAX_BULK_GENERATED};
+use crate::lang::op::{Op, OpKind};
+
+/// One-byte names for chains, so a chain can reach the deepest legal path.
+const CHAIN_NAMES: [&[u8]; 3] = [b"a", b"b", b"c"];
+
+impl Generator<'_> {
+    /// One op of a deep-regime kind, its fields drawn in script order.
+    pub(super) fn deep_op(&mut self, kind: OpKind) -> Op {
+        match kind {
+            OpKind::Bulk => Op::Bulk {
+                dir: self.existing_path(Some(true)),
+                prefix: self.prefix(),
+                count: self.bulk_count(),
+            },
+            OpKind::Chain => Op::Chain {
+                dir: self.existing_path(Some(true)),
+                name: CHAIN_NAMES[self.int(0, 2) as usize].to_vec(),
+                count: self.chain_count(),
+            },
+            OpKind::CycleCreate => Op::CycleCreate {
+                path: self.new_path(),
+                count: self.cycle_count(),
+            },
+            OpKind::CycleOpen => Op::CycleOpen {
+                path: self.path_to_open(false),
+                count: self.cycle_count(),
+            },
+            OpKind::CycleRegister => Op::CycleRegister {
+                dir: self.table_dir(),
+                count: self.cycle_count(),
+            },
+            OpKind::CycleSource => Op::CycleSource {
+                source: self.source_name(),
+                item: self.item(),
+                count: self.cycle_count(),
+            },
+            OpKind::CycleNs => Op::CycleNs {
+                count: self.cycle_count(),
+            },
+            _ => unreachable!("op_of handles {kind:?}"),
+        }
+    }
+
+    /// How many files a bulk op makes (see the module docs).
+    fn bulk_count(&mut self) -> usize {
+        match self.int(0, 9) {
+            0..=6 => self.int(1, 32) as usize,
+            _ => self.int(33, MAX_BULK_GENERATED as u64) as usize,
+        }
+    }
+
+    /// How many levels a chain has (see the module docs).
+    fn chain_count(&mut self) -> usize {
+        let n = match self.int(0, 4) {
+            0..=2 => self.int(1, 8),
+            3 => self.int(1_000, 1_100),
+            _ => self.int(1_900, 2_100),
+        };
+        n as usize
+    }
+
+    /// How many cycles a `cycle_*` op runs (see the module docs).
+    fn cycle_count(&mut self) -> usize {
+        let near = |g: &mut Self, c: u64| g.int(c - 2, c + 2) as usize;
+        let big = !self.profile.slow_calls || self.chance(1, 10);
+        match self.int(0, 9) {
+            0..=6 => self.int(1, 300) as usize,
+            7 | 8 => near(self, 1 << 8),
+            _ if big => near(self, 1 << 16),
+            _ => near(self, 1 << 8),
+        }
+    }
+}
