@@ -245,15 +245,69 @@ impl ReferenceStateMachine for Reference {
             max_readdir: 64,
             max_namespaces: 65_536,
         };
+        if DEEP.with(Cell::get) {
+            // Deep states need room: 2^16 handles, 1,030 levels, 70-row tables.
+            return prop_oneof![Just(roomy), Just(Limits::default())]
+                .prop_map(Reference::new)
+                .boxed();
+        }
         prop_oneof![Just(tiny), Just(roomy)]
             .prop_map(Reference::new)
             .boxed()
     }
 
     /// Every op kind but `check` (the runner checks invariants after every op anyway), the
-    /// common mutations weighted up.
+    /// common mutations weighted up; in the deep mix ([`DEEP`]) also 1 op in 21 from
+    /// [`deep_transitions`].
     fn transitions(s: &Reference) -> BoxedStrategy<Op> {
-        prop_oneof![
+        if DEEP.with(Cell::get) {
+            return prop_oneof![20 => base_transitions(s), 1 => deep_transitions(s)].boxed();
+        }
+        base_transitions(s)
+    }
+
+    fn apply(mut s: Reference, op: &Op) -> Reference {
+        let out = s.oracle.apply(op);
+        match out {
+            Outcome::Header(h) => s.headers.push(h),
+            Outcome::Ns(k) => s.namespaces.push(k),
+            _ => {}
+        }
+        s.last = Some(out);
+        s.learn();
+        s
+    }
+}
+
+/// The ops that reach deep states: a chain past 1,024 levels, a handle counter past 2^16, a
+/// table past 64 rows.
+fn deep_transitions(s: &Reference) -> BoxedStrategy<Op> {
+    prop_oneof![
+        (
+            existing_path(s),
+            prop_oneof![2 => 1usize..8, 1 => 1025usize..1030]
+        )
+            .prop_map(|(dir, count)| Op::Chain {
+                dir,
+                name: b"a".to_vec(),
+                count
+            }),
+        (
+            existing_path(s),
+            prop_oneof![2 => 1usize..8, 1 => 65535usize..65538]
+        )
+            .prop_map(|(path, count)| Op::CycleOpen { path, count }),
+        (new_path(s), 60usize..70).prop_map(|(dir, n)| Op::Register {
+            dir,
+            rows: (0..n).map(|i| Row::file(format!("r{i}"), "")).collect(),
+        }),
+    ]
+    .boxed()
+}
+
+/// The base mix of ops (see [`ReferenceStateMachine::transitions`]).
+fn base_transitions(s: &Reference) -> BoxedStrategy<Op> {
+    prop_oneof![
             8 => new_path(s).prop_map(|path| Op::Mkdir { path }),
             6 => (new_path(s), content()).prop_map(|(path, content)| Op::Create { path, content }),
             2 => (new_path(s), content()).prop_map(|(path, target)| Op::Symlink { path, target }),
@@ -292,22 +346,12 @@ impl ReferenceStateMachine for Reference {
                 .prop_map(|(dir, count)| Op::Bulk { dir, prefix: b"n".to_vec(), count }),
         ]
         .boxed()
-    }
-
-    fn apply(mut s: Reference, op: &Op) -> Reference {
-        let out = s.oracle.apply(op);
-        match out {
-            Outcome::Header(h) => s.headers.push(h),
-            Outcome::Ns(k) => s.namespaces.push(k),
-            _ => {}
-        }
-        s.last = Some(out);
-        s.learn();
-        s
-    }
 }
 
 thread_local! {
+    /// Whether this thread's machine uses the deep mix: default limits besides the roomy
+    /// ones, and [`deep_transitions`] among the ops.
+    static DEEP: Cell<bool> = const { Cell::new(false) };
     /// The bug [`PlantedUnderTest`] plants (each test thread sets its own).
     static PLANTED: Cell<Fault> = const { Cell::new(Fault::ReaddirResumesByIndex) };
 }
@@ -394,7 +438,14 @@ prop_state_machine! {
 fn state_machine_finds_and_shrinks_planted_bugs() {
     for fault in Fault::ALL {
         PLANTED.with(|p| p.set(fault));
-        let found = (0..SEEDS).find_map(|seed| search(fault, seed));
+        // Each seed with the base mix, then with the deep mix.
+        let found = (0..SEEDS).find_map(|seed| {
+            [false, true].into_iter().find_map(|deep| {
+                DEEP.with(|d| d.set(deep));
+                search(fault, seed)
+            })
+        });
+        DEEP.with(|d| d.set(false));
         let Some(ops) = found else {
             panic!("{fault:?}: planted bug not found in {SEEDS} runs of {CASES} cases");
         };
@@ -406,8 +457,9 @@ fn state_machine_finds_and_shrinks_planted_bugs() {
     }
 }
 
-/// Cases per search, and searches (each from its own fixed seed) before a planted bug counts
-/// as not found: 4 × 4,096 cases, tried in order, so the result is the same every run.
+/// Cases per search, and searches (each from its own fixed seed, with the base mix and then
+/// the deep one) before a planted bug counts as not found: 4 × 2 × 4,096 cases, tried in
+/// order, so the result is the same every run.
 const CASES: u32 = 4096;
 const SEEDS: u8 = 4;
 

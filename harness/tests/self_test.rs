@@ -134,7 +134,7 @@ fn finds_readdir_resumes_by_index() {
         Fault::ReaddirResumesByIndex,
         // A page at a position past every child remembers index 0 for it; a child made after
         // it is then handed out although its inode is below the position.
-        "opendir 0 \"/\"\nseek 0 3\nreadpage 0 1\nmkdir \"/a\"\nreadpage 0 1\n",
+        "readdir 1 18446744073709551615 1\nmkdir \"/a\"\nreaddir 1 18446744073709551615 1\n",
     );
 }
 
@@ -150,7 +150,8 @@ fn finds_nlink_not_updated_by_remove_subtree() {
 fn finds_duplicate_row_accepted() {
     finds(
         Fault::DuplicateRowAccepted,
-        "limits max_table_rows=2\nregister \"/a\" [d \"a\", d \"a\", d \"\"]\n",
+        // Deduplicated, the table passes the duplicate check and meets the entry limit.
+        "limits max_entries=1\nregister \"/a\" [f \"g\" \"\", f \"g\" \"\"]\n",
     );
 }
 
@@ -186,13 +187,11 @@ fn finds_failed_create_replaces() {
     );
 }
 
-/// A deep bug: it needs a directory of 256 children, which only `bulk` reaches.
+/// A deep bug: it needs a directory of 256 children, which only `bulk` or a full-size table
+/// reaches.
 #[test]
 fn finds_dir_size_is_u8() {
-    finds(
-        Fault::DirSizeIsU8,
-        "mkdir \"/a\"\nbulk \"/a\" \"n\" 256\nlookup_at 1 \"a\"\n",
-    );
+    finds(Fault::DirSizeIsU8, "bulk \"/\" \"n\" 256\nstat \"/\"\n");
 }
 
 /// A continued read must come from the snapshot: the listing changed in between.
@@ -200,16 +199,20 @@ fn finds_dir_size_is_u8() {
 fn finds_read_at_rerenders() {
     finds(
         Fault::ReadAtRerenders,
-        // The continued read returns the same byte either way; the snapshot it leaves differs.
-        "listing \"/a\"\nopen 0 \"/a\"\nread_at 0 0 1\nmkdir \"/b\"\nread_at 0 1 1\n",
+        // The read that continues at the first rendering's end ("g\tb\n") must find nothing
+        // more in it; a fresh rendering, one line longer, has a byte there.
+        "listing \"/b\"\nopen 0 \"/b\"\nread 0\nmkdir \"/a\"\nread_at 0 4 1\n",
     );
 }
 
+/// Slack 2: the campaign's case opens a file two directories down (5 ops); the minimizer does
+/// not replace a path by a shorter one, which would let it drop both directories.
 #[test]
 fn finds_read_at_zero_len_snapshots() {
-    finds(
+    finds_within(
         Fault::ReadAtZeroLenSnapshots,
         "create \"/a\" \"\"\nopen 0 \"/a\"\nread_at 0 0 0\n",
+        2,
     );
 }
 
@@ -221,16 +224,11 @@ fn finds_failed_source_add_reinserts() {
     );
 }
 
-/// Slack 2: the campaign's reproducer reads the first page in view 0 and the next in view 2,
-/// after a shared table whose row the first page returns; the minimizer keeps that shape (8
-/// ops) rather than finding the 6-op one below, which needs the cursor opened in view 2 and a
-/// shared entry made after the leaked one.
 #[test]
 fn finds_readdir_in_view_leaks() {
-    finds_within(
+    finds(
         Fault::ReaddirInViewLeaks,
-        "ns_create 0 0\nns_create 0 0\nregister_ns 1 \"\" [f \"a\" \"\"]\nmkdir \"/x\"\n@2 opendir 0 \"/\"\n@2 readpage 0 1\n",
-        2,
+        "ns_create 0 0\nns_create 0 0\nregister_ns 1 \"\" [f \"a\" \"\"]\n@2 readdir 1 0 1\n",
     );
 }
 
@@ -246,7 +244,7 @@ fn finds_lookup_skips_namespace_set() {
 fn finds_chown_swaps_ids() {
     finds(
         Fault::ChownSwapsIds,
-        "mkdir \"/a\"\nchown \"/a\" 0 1\nlookup_at 1 \"a\"\n",
+        "mkdir \"/a\"\nchown \"/a\" 0 1\ndump\n",
     );
 }
 

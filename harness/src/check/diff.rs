@@ -352,6 +352,7 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         reach.longest_input = self.index as u64;
         // Statistics only: a panic here is the reference's, and its dump just agreed.
         let _ = catch(|| reach.observe_tree(self.b.tree()));
+        reach.observe_dump(&db);
         Ok(self.summary)
     }
 }

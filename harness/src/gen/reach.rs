@@ -27,12 +27,16 @@ pub struct Reach {
     pub largest_dir: u64,
     /// The most components of a path to an entry at the end of an input (the root is 0).
     pub deepest: u64,
-    /// The highest inode number an op returned.
+    /// The highest inode number an op returned or the tree handed out.
     pub max_ino: u64,
-    /// The highest header id an op returned.
+    /// The highest header id an op returned or the tree handed out.
     pub max_header: u64,
-    /// The highest handle id an op returned.
+    /// The highest handle id an op returned or the tree handed out.
     pub max_handle: u64,
+    /// The highest namespace id handed out (from `ns_create` outcomes and the counters).
+    pub max_ns: u64,
+    /// The highest generation any source reached.
+    pub max_generation: u64,
     /// The most ops one input ran.
     pub longest_input: u64,
 }
@@ -45,6 +49,7 @@ impl Reach {
             Outcome::Stat(s) => self.max_ino = self.max_ino.max(s.ino),
             Outcome::Header(h) => self.max_header = self.max_header.max(*h),
             Outcome::Handle(h) => self.max_handle = self.max_handle.max(*h),
+            Outcome::Ns(k) => self.max_ns = self.max_ns.max(*k),
             _ => {}
         }
     }
@@ -71,6 +76,33 @@ impl Reach {
         }
     }
 
+    /// Takes the counters from a canonical dump (SEMANTICS §9): the `next` line's inode,
+    /// header, handle and namespace counters (the highest handed out is one below each) and
+    /// every source's `gen=`. These count what `cycle_*` ops handed out without returning.
+    pub fn observe_dump(&mut self, dump: &str) {
+        for line in dump.lines() {
+            let fields = line.split(' ').filter_map(|f| f.split_once('='));
+            if line.starts_with("next ") {
+                for (key, value) in fields {
+                    let top = value.parse::<u64>().unwrap_or(0).saturating_sub(1);
+                    match key {
+                        "ino" => self.max_ino = self.max_ino.max(top),
+                        "header" => self.max_header = self.max_header.max(top),
+                        "handle" => self.max_handle = self.max_handle.max(top),
+                        "ns" => self.max_ns = self.max_ns.max(top),
+                        _ => {}
+                    }
+                }
+            } else if line.starts_with("source ") {
+                let generation = fields.filter(|(k, _)| *k == "gen").map(|(_, v)| v);
+                for value in generation {
+                    let g = value.parse::<u64>().unwrap_or(0);
+                    self.max_generation = self.max_generation.max(g);
+                }
+            }
+        }
+    }
+
     /// The maxima of both.
     pub fn merge(&mut self, other: &Reach) {
         self.largest_dir = self.largest_dir.max(other.largest_dir);
@@ -78,6 +110,8 @@ impl Reach {
         self.max_ino = self.max_ino.max(other.max_ino);
         self.max_header = self.max_header.max(other.max_header);
         self.max_handle = self.max_handle.max(other.max_handle);
+        self.max_ns = self.max_ns.max(other.max_ns);
+        self.max_generation = self.max_generation.max(other.max_generation);
         self.longest_input = self.longest_input.max(other.longest_input);
     }
 }
@@ -88,12 +122,14 @@ impl fmt::Display for Reach {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "reach: largest directory {}, deepest path {}, highest inode {}, header {}, handle {}, longest input {} ops",
+            "reach: largest directory {}, deepest path {}, highest inode {}, header {}, handle {}, namespace {}, source generation {}, longest input {} ops",
             self.largest_dir,
             self.deepest,
             self.max_ino,
             self.max_header,
             self.max_handle,
+            self.max_ns,
+            self.max_generation,
             self.longest_input
         )
     }
