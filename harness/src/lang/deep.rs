@@ -12,9 +12,12 @@
 //! let chain = Op::Chain { dir: b"/".to_vec(), name: b"c".to_vec(), count: 3 };
 //! assert_eq!(r.apply(&chain).to_string(), "ok done 3");
 //! assert!(r.tree().stat(b"/c/c/c").is_ok());
-//! let cycles = Op::CycleOpen { path: b"/c".to_vec(), count: 300 };
+//! assert_eq!(r.apply(&Op::Create { path: b"/f".to_vec(), content: vec![] }), Outcome::Ino(5));
+//! let cycles = Op::CycleOpen { path: b"/f".to_vec(), count: 300 };
 //! assert_eq!(r.apply(&cycles).to_string(), "ok done 300");
 //! assert!(r.tree().dump().contains("handle=301"));
+//! let dir = Op::CycleOpen { path: b"/c".to_vec(), count: 300 };
+//! assert_eq!(r.apply(&dir).to_string(), "ok done 0 then err EISDIR");
 //! ```
 
 use pdtree::{Errno, NsId, PseudoFs};

@@ -413,10 +413,7 @@ impl<'a> Cursor<'a> {
         let start = self.pos;
         let n = self.usize_number("a count")?;
         if n > MAX_COUNT {
-            return Err(self.err_col(
-                start,
-                format!("count {n} is over the limit {MAX_COUNT}"),
-            ));
+            return Err(self.err_col(start, format!("count {n} is over the limit {MAX_COUNT}")));
         }
         Ok(n)
     }
