@@ -17,7 +17,10 @@ fn fault() -> Option<Fault> {
     static FAULT: OnceLock<Option<Fault>> = OnceLock::new();
     *FAULT.get_or_init(|| {
         let name = std::env::var("PDTREE_FAULT").ok()?;
-        Some(Fault::from_name(&name).unwrap_or_else(|| panic!("PDTREE_FAULT={name}: no such planted bug")))
+        Some(
+            Fault::from_name(&name)
+                .unwrap_or_else(|| panic!("PDTREE_FAULT={name}: no such planted bug")),
+        )
     })
 }
 
