@@ -1,12 +1,11 @@
 //! How deep a campaign went: the largest directory and the deepest chain its inputs left,
-//! the highest inode number, header id and handle id any op returned, the longest input.
+//! the highest inode number, header, handle and namespace id the reference handed out, the
+//! highest source generation, the longest input.
 //! Shown in the campaign summary, so a user sees what was explored, not only how often.
 
 use std::fmt;
 
 use pdtree::{read_all, Kind, PseudoFs, ROOT_INO};
-
-use crate::lang::runner::Outcome;
 
 /// The deepest a run reached. Every field is a maximum, so merging takes maxima and the
 /// text is identical for identical runs, whatever the merge order.
@@ -27,13 +26,13 @@ pub struct Reach {
     pub largest_dir: u64,
     /// The most components of a path to an entry at the end of an input (the root is 0).
     pub deepest: u64,
-    /// The highest inode number an op returned or the tree handed out.
+    /// The highest inode number the reference handed out (its dump's counter).
     pub max_ino: u64,
-    /// The highest header id an op returned or the tree handed out.
+    /// The highest header id the reference handed out.
     pub max_header: u64,
-    /// The highest handle id an op returned or the tree handed out.
+    /// The highest handle id the reference handed out.
     pub max_handle: u64,
-    /// The highest namespace id handed out (from `ns_create` outcomes and the counters).
+    /// The highest namespace id the reference handed out.
     pub max_ns: u64,
     /// The highest generation any source reached.
     pub max_generation: u64,
@@ -42,18 +41,6 @@ pub struct Reach {
 }
 
 impl Reach {
-    /// Takes the numbers an outcome returned into account.
-    pub fn observe(&mut self, outcome: &Outcome) {
-        match outcome {
-            Outcome::Ino(n) | Outcome::Cursor(n) => self.max_ino = self.max_ino.max(*n),
-            Outcome::Stat(s) => self.max_ino = self.max_ino.max(s.ino),
-            Outcome::Header(h) => self.max_header = self.max_header.max(*h),
-            Outcome::Handle(h) => self.max_handle = self.max_handle.max(*h),
-            Outcome::Ns(k) => self.max_ns = self.max_ns.max(*k),
-            _ => {}
-        }
-    }
-
     /// Takes a tree's shape into account: walks it through [`PseudoFs::readdir`], breadth
     /// first, with its own page size limit.
     pub fn observe_tree<T: PseudoFs>(&mut self, tree: &T) {
@@ -78,7 +65,8 @@ impl Reach {
 
     /// Takes the counters from a canonical dump (SEMANTICS §9): the `next` line's inode,
     /// header, handle and namespace counters (the highest handed out is one below each) and
-    /// every source's `gen=`. These count what `cycle_*` ops handed out without returning.
+    /// every source's `gen=`. They include what `cycle_*` ops handed out without returning,
+    /// so no op's outcome needs reading.
     pub fn observe_dump(&mut self, dump: &str) {
         for line in dump.lines() {
             let fields = line.split(' ').filter_map(|f| f.split_once('='));

@@ -62,7 +62,6 @@ impl GenStats {
     pub fn record(&mut self, op: &Op, outcome: &Outcome) {
         let k = op.kind() as usize;
         self.ops += 1;
-        self.reach.observe(outcome);
         if outcome.is_failure() {
             self.per_kind[k][1] += 1;
             if let Outcome::Err(e) = outcome {

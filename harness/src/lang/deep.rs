@@ -32,19 +32,18 @@ pub(crate) fn bulk<T: PseudoFs>(t: &mut T, dir: &[u8], prefix: &[u8], count: usi
     }
     path.extend_from_slice(prefix);
     let stem = path.len();
-    for i in 0..count {
+    let mut i = 0u64;
+    match repeat(count, || {
         path.truncate(stem);
         path.extend_from_slice(i.to_string().as_bytes());
-        if let Err(e) = t.create(&path, b"") {
-            return Outcome::Bulk {
-                made: i as u64,
-                stopped: Some(e),
-            };
-        }
-    }
-    Outcome::Bulk {
-        made: count as u64,
-        stopped: None,
+        i += 1;
+        t.create(&path, b"").map(drop)
+    }) {
+        Outcome::Done { done, stopped } => Outcome::Bulk {
+            made: done,
+            stopped,
+        },
+        other => other,
     }
 }
 
