@@ -454,7 +454,15 @@ impl PseudoFs for SharedTree {
         self.write_lock().check_invariants()
     }
 
+    fn check_invariants_near(&self, dirs: &[Ino]) -> Result<(), InvariantViolation> {
+        self.write_lock().check_invariants_near(dirs)
+    }
+
     fn dump(&self) -> String {
         self.write_lock().dump()
+    }
+
+    fn fingerprint(&self) -> u64 {
+        self.write_lock().fingerprint()
     }
 }

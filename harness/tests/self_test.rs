@@ -303,7 +303,7 @@ fn finds_compaction_moves_cursor() {
 }
 
 /// A failed op that changes the tree without moving a counter is caught at that op by the
-/// before/after proof, on either side: A by its dump, B by its structural copy.
+/// before/after proof, on either side: A by its fingerprint, B by its structural copy.
 #[test]
 fn failed_create_that_replaces_is_an_atomicity_divergence_on_either_side() {
     use pdtree_harness::{DiffRunner, DivergenceKind, Side};

@@ -204,7 +204,15 @@ fn check_handles(t: &Tree, all: &[(HandleId, Handle)]) -> Result<(), InvariantVi
 /// Invariant 13: modes within 0o777, symlinks 0777, no id 4,294,967,295; and the side table
 /// holds only allocated slots with non-default values.
 fn check_attrs(t: &Tree) -> Result<(), InvariantViolation> {
-    for (&slot, a) in &t.attrs {
+    for &slot in t.attrs.keys() {
+        check_attrs_of(t, slot)?;
+    }
+    Ok(())
+}
+
+/// Invariant 13 for one slot's side-table entry, if it has one.
+fn check_attrs_of(t: &Tree, slot: u32) -> Result<(), InvariantViolation> {
+    if let Some(a) = t.attrs.get(&slot) {
         let e = entry(t, slot).ok_or_else(|| violation!(13, "attributes of free slot {slot}"))?;
         let kind = e.body.kind();
         ensure!(
@@ -408,12 +416,7 @@ fn check_leaks(
     w: &Walk,
     handles: &[(HandleId, Handle)],
 ) -> Result<(), InvariantViolation> {
-    let mut refs: BTreeMap<u32, u64> = BTreeMap::new();
-    for (_, h) in handles {
-        let e = entry(t, h.slot)
-            .ok_or_else(|| violation!(3, "a handle points at free slot {}", h.slot))?;
-        *refs.entry(h.slot).or_default() += u64::from(h.took_ref && !e.permanent());
-    }
+    let refs = handle_refs(t, handles)?;
     let mut allocated = 0u64;
     for (slot, e) in t.entries.iter().enumerate() {
         let Some(e) = e else { continue };
@@ -438,6 +441,20 @@ fn check_leaks(
         t.entries.len()
     );
     Ok(())
+}
+
+/// Per slot, the references its handles hold (a handle on a permanent entry holds none).
+fn handle_refs(
+    t: &Tree,
+    handles: &[(HandleId, Handle)],
+) -> Result<BTreeMap<u32, u64>, InvariantViolation> {
+    let mut refs: BTreeMap<u32, u64> = BTreeMap::new();
+    for (_, h) in handles {
+        let e = entry(t, h.slot)
+            .ok_or_else(|| violation!(3, "a handle points at free slot {}", h.slot))?;
+        *refs.entry(h.slot).or_default() += u64::from(h.took_ref && !e.permanent());
+    }
+    Ok(refs)
 }
 
 /// One allocated entry: its open count is what the handles hold; if unreachable, it is
@@ -570,6 +587,62 @@ fn check_headers(t: &Tree, w: &Walk) -> Result<(), InvariantViolation> {
             );
         }
     }
+    Ok(())
+}
+
+/// The checks of [`check`] about directories `dirs` (inode numbers; one that is not a live
+/// directory is skipped) and their children, plus the tree-wide ones that cost no walk of the
+/// tree: invariant 1, 2, 4 and 7 for each directory as the walk checks it; 3, 4 and 13 for
+/// each child (open count, inode index, attributes); 3's counters and 12 over the handle
+/// table. Cost: the children of `dirs`, plus the open handles.
+pub(super) fn check_near(t: &Tree, dirs: &[u64]) -> Result<(), InvariantViolation> {
+    check_counters(t)?;
+    let handles = t.handles.all();
+    check_handles(t, &handles)?;
+    let refs = handle_refs(t, &handles)?;
+    let mut stack: SmallVec<[u32; INLINE_STACK]> = SmallVec::new();
+    for &ino in dirs {
+        let Some(slot) = t.dir_slot_of_ino(ino) else {
+            continue;
+        };
+        let e = entry(t, slot).ok_or_else(|| violation!(4, "ino {ino}: indexed at a free slot"))?;
+        let Body::Dir(d) = &e.body else {
+            return Err(violation!(4, "ino {ino} is in the wrong inode index"));
+        };
+        ensure!(e.reachable(), 4, "ino {ino}: indexed but removed");
+        stack.clear();
+        check_dir(t, slot, d, &mut stack)?;
+        for &child in stack.iter() {
+            let c = t.entry(child);
+            check_slot_held(c, refs.get(&child).copied().unwrap_or(0), true)?;
+            check_ino_indexed(t, c, child)?;
+            check_attrs_of(t, child)?;
+        }
+    }
+    Ok(())
+}
+
+/// Invariants 3 and 4, the counters only: as many index entries and occupied slots as the
+/// kept counts say.
+fn check_counters(t: &Tree) -> Result<(), InvariantViolation> {
+    let ino_indexed = t.dirs_by_ino.len() as u64 + t.files_by_ino.len() as u64;
+    ensure!(
+        t.by_name.len() as u64 + 1 == t.live && ino_indexed == t.live,
+        4,
+        "by_name holds {}, dirs_by_ino {} + files_by_ino {}, live counter {}",
+        t.by_name.len(),
+        t.dirs_by_ino.len(),
+        t.files_by_ino.len(),
+        t.live
+    );
+    ensure!(
+        t.entries.len() - t.free.len() == t.allocated as usize,
+        3,
+        "{} free slots for {} allocated of {}",
+        t.free.len(),
+        t.allocated,
+        t.entries.len()
+    );
     Ok(())
 }
 

@@ -24,6 +24,7 @@ mod by_ino;
 mod check;
 mod dump;
 mod entry;
+mod fingerprint;
 mod handles;
 mod source;
 mod tags;
@@ -1291,7 +1292,15 @@ impl PseudoFs for Tree {
         check::check(self)
     }
 
+    fn check_invariants_near(&self, dirs: &[Ino]) -> Result<(), InvariantViolation> {
+        check::check_near(self, dirs)
+    }
+
     fn dump(&self) -> String {
         dump::dump(self)
+    }
+
+    fn fingerprint(&self) -> u64 {
+        fingerprint::fingerprint(self)
     }
 }

@@ -6,18 +6,24 @@
 //! 1. applies it to B and then to A through a [`Runner`] each, catching a panic on either
 //!    side (a panic is a divergence, never a harness crash);
 //! 2. compares the two [`Outcome`]s exactly;
-//! 3. runs `check_invariants()` on A and on B and compares their `stats()`;
+//! 3. checks the invariants on A and on B and compares their `stats()`: after an op that
+//!    may change the state, `check_invariants_near` on the directories the op could have
+//!    changed ([`near`](crate::check::near) says which); every
+//!    [`FULL_CHECK_INTERVAL`] ops, and at the end of the input, `check_invariants` on the
+//!    whole tree;
 //! 4. if the op failed, proves it changed nothing (SPEC §8.8, atomicity), on both sides:
 //!    `stats()` before == after for every op; for every op whose [`PseudoFs`] method takes
-//!    `&mut self` ([`OpKind::may_mutate`]), A's full canonical dump before == after, and B
-//!    (which must be `Clone + PartialEq`, as the oracle is) structurally equal to a copy taken
-//!    before — every field, a stronger proof than its dump and much cheaper than the oracle's
-//!    naive dump. The `&self` methods cannot change the state (only interior mutability
-//!    could, and that is still caught by the `stats()` comparison and the final dump
-//!    comparison). B runs first, so A's "before" dump is taken only when B's outcome is a
-//!    failure (if A then succeeds, the outcomes differ: that is the divergence), and the dump
-//!    of A taken after a failed op is the proven-equal "before" of the next one: a
-//!    successful op dumps A not at all, a run of failing ones once per op;
+//!    `&mut self` ([`OpKind::may_mutate`]), A's [`fingerprint`](PseudoFs::fingerprint) (a
+//!    hash of its whole canonical state) before == after — and at every
+//!    [`FULL_CHECK_INTERVAL`]-th op A's full dump before == after, with the fingerprint
+//!    agreeing with it — and B (which must be `Clone + PartialEq`, as the oracle is)
+//!    structurally equal to a copy taken before: every field, a stronger proof than its dump
+//!    and much cheaper than the oracle's naive dump. The `&self` methods cannot change the
+//!    state (only interior mutability could, and that is still caught by the `stats()`
+//!    comparison and the final dump comparison). B runs first, so A's "before" is taken only
+//!    when B's outcome is a failure (if A then succeeds, the outcomes differ: that is the
+//!    divergence), and A's fingerprint after a failed op is the proven-equal "before" of the
+//!    next one;
 //! 5. checks the SPEC §5 ordering guarantee for every open readdir cursor
 //!    ([`scan`](crate::check::scan)).
 //!
@@ -42,6 +48,7 @@ use pdtree::{Ino, Limits, PseudoFs, Stats, View};
 use pdtree_oracle::Oracle;
 
 use crate::check::divergence::{unified_diff, At, Divergence, DivergenceKind, Failure, Side};
+use crate::check::near::{self, OpenDirs, Scope, FULL_CHECK_INTERVAL};
 use crate::check::panic::{catch, install_panic_hook, Caught};
 use crate::check::scan::Scans;
 use crate::gen::{GenStats, Generator, Profile};
@@ -74,11 +81,13 @@ pub struct DiffRunner<A: PseudoFs, B: PseudoFs = Oracle> {
     b: Runner<B>,
     limits: Limits,
     index: usize,
-    /// A dump of A known to describe its current state (after a proven no-op).
-    clean_dump_a: Option<String>,
+    /// A's fingerprint, known to describe its current state (after a proven no-op).
+    clean_fingerprint_a: Option<u64>,
     /// B as it was before the current state-changing op (stale after any other op).
     b_before: B,
     scans: Scans,
+    /// Where each handle slot's handle was opened, for the scope of handle ops.
+    open_dirs: OpenDirs,
     summary: RunSummary,
     broken: bool,
 }
@@ -87,11 +96,18 @@ pub struct DiffRunner<A: PseudoFs, B: PseudoFs = Oracle> {
 struct Before {
     stats_a: Result<Stats, Caught>,
     stats_b: Result<Stats, Caught>,
-    /// A's dump from the last proven no-op, taken for a state-changing op (a success makes
-    /// it stale, so it is dropped then).
-    clean_dump_a: Option<String>,
-    /// A's dump, when the op may mutate and B's outcome says it failed.
-    dump_a: Option<String>,
+    /// A's fingerprint from the last proven no-op, taken for a state-changing op (a success
+    /// makes it stale, so it is dropped then).
+    clean_fingerprint_a: Option<u64>,
+    /// A's state, when the op may mutate and B's outcome says it failed.
+    state_a: Option<StateA>,
+}
+
+/// A's state before a failed state-changing op.
+struct StateA {
+    fingerprint: Result<u64, Caught>,
+    /// A's dump too, at a full-check op (it verifies the fingerprint).
+    dump: Option<String>,
 }
 
 impl Before {
@@ -119,8 +135,9 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             b: Runner::from_tree(b),
             limits,
             index: 0,
-            clean_dump_a: None,
+            clean_fingerprint_a: None,
             scans: Scans::new(),
+            open_dirs: OpenDirs::new(),
             summary: RunSummary::default(),
             broken: false,
         }
@@ -166,8 +183,12 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             }
         };
         if kind.may_mutate() && outcome_b.is_failure() {
-            let clean = before.clean_dump_a.take();
-            before.dump_a = Some(clean.unwrap_or_else(|| dump_of(self.a.tree())));
+            let clean = before.clean_fingerprint_a.take();
+            let a = self.a.tree();
+            before.state_a = Some(StateA {
+                fingerprint: clean.map_or_else(|| catch(|| a.fingerprint()), Ok),
+                dump: self.at_full_check().then(|| dump_of(a)),
+            });
         }
         let outcome_a = match catch(|| self.a.apply(op)) {
             Ok(o) => o,
@@ -197,16 +218,16 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
 
     /// The counters of both sides and, for a state-changing op, B's structural copy.
     fn before(&mut self, kind: OpKind) -> Before {
-        let mut clean_dump_a = None;
+        let mut clean_fingerprint_a = None;
         if kind.may_mutate() {
             self.b_before.clone_from(self.b.tree());
-            clean_dump_a = self.clean_dump_a.take();
+            clean_fingerprint_a = self.clean_fingerprint_a.take();
         }
         Before {
             stats_a: catch(|| self.a.tree().stats()),
             stats_b: catch(|| self.b.tree().stats()),
-            clean_dump_a,
-            dump_a: None,
+            clean_fingerprint_a,
+            state_a: None,
         }
     }
 
@@ -217,7 +238,14 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         outcome: &Outcome,
         mut before: Before,
     ) -> Result<(), Failure> {
-        self.check_invariants()?;
+        if !outcome.is_failure() {
+            self.open_dirs.opened(op, self.b.tree());
+        }
+        self.check_invariants(self.scope(op))?;
+        if self.at_full_check() {
+            self.check_invariants(Scope::Whole)
+                .map_err(Failure::by_full_check)?;
+        }
         let after = self.stats_after()?;
         let was = before.stats()?;
         if after.0 != after.1 {
@@ -225,7 +253,10 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             return Err(Failure::new(DivergenceKind::Stats { a, b }));
         }
         if outcome.is_failure() {
-            self.check_atomicity(op.kind(), was, after, before.dump_a)?;
+            self.check_atomicity(op.kind(), was, after)?;
+            if let Some(state) = before.state_a {
+                self.check_atomicity_of_a(state)?;
+            }
         }
         self.check_scans(op, outcome)
     }
@@ -240,18 +271,32 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         }
     }
 
-    /// `check_invariants()` holds on A, then on B.
-    fn check_invariants(&self) -> Result<(), Failure> {
-        match catch(|| self.a.tree().check_invariants()) {
-            Ok(Ok(())) => {}
-            Ok(Err(v)) => return Err(Failure::invariant(Side::A, v)),
-            Err(c) => return Err(Failure::panic(Side::A, c)),
+    /// What the invariant check right after `op` covers: what the op could have changed.
+    fn scope(&self, op: &Op) -> Scope {
+        catch(|| near::scope(op, self.b.tree(), &self.open_dirs)).unwrap_or(Scope::Whole)
+    }
+
+    /// Whether the op at `self.index` is followed by the checks of the whole state.
+    fn at_full_check(&self) -> bool {
+        (self.index + 1) % FULL_CHECK_INTERVAL == 0
+    }
+
+    /// The invariants hold in `scope` on A, then on B.
+    fn check_invariants(&self, scope: Scope) -> Result<(), Failure> {
+        fn on<T: PseudoFs>(t: &T, side: Side, scope: &Scope) -> Result<(), Failure> {
+            let checked = match scope {
+                Scope::Nothing => return Ok(()),
+                Scope::Dirs(dirs) => catch(|| t.check_invariants_near(dirs)),
+                Scope::Whole => catch(|| t.check_invariants()),
+            };
+            match checked {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(v)) => Err(Failure::invariant(side, v)),
+                Err(c) => Err(Failure::panic(side, c)),
+            }
         }
-        match catch(|| self.b.tree().check_invariants()) {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(v)) => Err(Failure::invariant(Side::B, v)),
-            Err(c) => Err(Failure::panic(Side::B, c)),
-        }
+        on(self.a.tree(), Side::A, &scope)?;
+        on(self.b.tree(), Side::B, &scope)
     }
 
     /// Both sides' `stats()` after the op.
@@ -262,13 +307,12 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
     }
 
     /// A failed op changed nothing: the counters on both sides; for a state-changing op,
-    /// B structurally equal to its copy from before, and A's dump equal to its dump before.
+    /// B structurally equal to its copy from before (A: [`check_atomicity_of_a`]).
     fn check_atomicity(
         &mut self,
         kind: OpKind,
         (stats_a, stats_b): (Stats, Stats),
         (after_a, after_b): (Stats, Stats),
-        dump_a: Option<String>,
     ) -> Result<(), Failure> {
         for (side, was, now) in [(Side::A, stats_a, after_a), (Side::B, stats_b, after_b)] {
             if was != now {
@@ -284,17 +328,46 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
                 what,
             }));
         }
-        if let Some(was) = dump_a {
-            let now = dump_of(self.a.tree());
-            if was != now {
-                let what = unified_diff(&was, &now, "before", "after");
-                return Err(Failure::new(DivergenceKind::Atomicity {
-                    side: Side::A,
-                    what,
-                }));
+        Ok(())
+    }
+
+    /// A failed state-changing op left A's fingerprint as it was; at a full-check op, A's
+    /// dump too, and the fingerprint agrees with it.
+    fn check_atomicity_of_a(&mut self, was: StateA) -> Result<(), Failure> {
+        let broken = |what: String| {
+            Failure::new(DivergenceKind::Atomicity {
+                side: Side::A,
+                what,
+            })
+        };
+        let a = self.a.tree();
+        let was_fp = was.fingerprint.map_err(|c| Failure::panic(Side::A, c))?;
+        let now_fp = catch(|| a.fingerprint()).map_err(|c| Failure::panic(Side::A, c))?;
+        if let Some(was_dump) = was.dump {
+            let now = dump_of(a);
+            if was_dump != now {
+                let mut what = unified_diff(&was_dump, &now, "before", "after");
+                if was_fp == now_fp {
+                    what.push_str("(the fingerprint did not change: it misses this difference)\n");
+                }
+                return Err(broken(what));
             }
-            self.clean_dump_a = Some(now);
+            if was_fp != now_fp {
+                return Err(broken(format!(
+                    "the dump did not change, the fingerprint did ({was_fp:016x} to {now_fp:016x}): fingerprint() is not a function of the canonical state\n"
+                )));
+            }
+        } else if was_fp != now_fp {
+            // A's dump from before was not taken (that is what the fingerprint saves); the
+            // reference's state, which this failed op left as it was, stands in for it.
+            let mut what = format!(
+                "the fingerprint of the state changed from {was_fp:016x} to {now_fp:016x}; A after the op against the reference's state, which the op left as it was:\n"
+            );
+            let reference = dump_of(self.b.tree());
+            what.push_str(&unified_diff(&reference, &dump_of(a), "reference", "after"));
+            return Err(broken(what));
         }
+        self.clean_fingerprint_a = Some(now_fp);
         Ok(())
     }
 
@@ -316,9 +389,14 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
     /// Builds a divergence at the current op, with the dump diff.
     fn diverge(&mut self, op: &Op, outcome_a: String, outcome_b: String, f: Failure) -> Divergence {
         self.broken = true;
+        let text = if f.by_full_check {
+            format!("{op} (then the check of the whole tree)")
+        } else {
+            op.to_string()
+        };
         let at = At {
             index: self.index,
-            op: op.to_string(),
+            op: text,
             keyword: op.keyword(),
             outcome_a,
             outcome_b,
@@ -326,24 +404,32 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         Divergence::new(at, f, &dump_of(self.a.tree()), &dump_of(self.b.tree()))
     }
 
-    /// Ends the run: compares the full dumps of A and B.
+    /// Builds a divergence at the end of the run, with the dump diff.
+    fn diverge_at_end(&mut self, f: Failure, outcome_a: String, outcome_b: String) -> Divergence {
+        self.broken = true;
+        let at = At {
+            index: self.index,
+            op: "(end of run)".into(),
+            keyword: "end",
+            outcome_a,
+            outcome_b,
+        };
+        Divergence::new(at, f, &dump_of(self.a.tree()), &dump_of(self.b.tree()))
+    }
+
+    /// Ends the run: checks the whole tree's invariants on both sides (unless the last op's
+    /// check just did) and compares the full dumps of A and B.
     pub fn finish(mut self) -> Result<RunSummary, Divergence> {
+        if self.index == 0 || self.index % FULL_CHECK_INTERVAL != 0 {
+            if let Err(failure) = self.check_invariants(Scope::Whole) {
+                let text = "(end of run)".to_string();
+                return Err(self.diverge_at_end(failure.by_full_check(), text.clone(), text));
+            }
+        }
         let (da, db) = (dump_of(self.a.tree()), dump_of(self.b.tree()));
         if da != db {
-            self.broken = true;
-            let at = At {
-                index: self.index,
-                op: "(end of run)".into(),
-                keyword: "end",
-                outcome_a: "(dump of A)".into(),
-                outcome_b: "(dump of B)".into(),
-            };
-            return Err(Divergence::new(
-                at,
-                Failure::new(DivergenceKind::FinalDump),
-                &da,
-                &db,
-            ));
+            let failure = Failure::new(DivergenceKind::FinalDump);
+            return Err(self.diverge_at_end(failure, "(dump of A)".into(), "(dump of B)".into()));
         }
         self.summary.dump_hash = crate::check::divergence::fnv1a(db.as_bytes());
         self.summary.stats.inputs = 1;

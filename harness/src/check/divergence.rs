@@ -135,6 +135,10 @@ impl DivergenceKind {
 pub(crate) struct Failure {
     pub(crate) kind: DivergenceKind,
     pub(crate) invariant: Option<InvariantViolation>,
+    /// Found by the check of the whole tree that runs at an interval and at the end of an
+    /// input, not by a check of what the op changed: its signature's keyword is `check` (as
+    /// if a `check` op had found it), whichever op the interval fell on.
+    pub(crate) by_full_check: bool,
 }
 
 impl Failure {
@@ -142,6 +146,14 @@ impl Failure {
         Failure {
             kind,
             invariant: None,
+            by_full_check: false,
+        }
+    }
+
+    pub(crate) fn by_full_check(self) -> Failure {
+        Failure {
+            by_full_check: true,
+            ..self
         }
     }
 
@@ -155,8 +167,8 @@ impl Failure {
 
     pub(crate) fn invariant(side: Side, v: InvariantViolation) -> Failure {
         Failure {
-            kind: DivergenceKind::Invariant { side },
             invariant: Some(v),
+            ..Failure::new(DivergenceKind::Invariant { side })
         }
     }
 }
@@ -210,9 +222,14 @@ pub(crate) struct At<'a> {
 impl Divergence {
     /// A divergence of `failure` at `at`, with the dumps of both sides at that moment.
     pub(crate) fn new(at: At<'_>, failure: Failure, dump_a: &str, dump_b: &str) -> Divergence {
+        let keyword = if failure.by_full_check {
+            "check"
+        } else {
+            at.keyword
+        };
         let signature = format!(
             "{} {}",
-            at.keyword,
+            keyword,
             failure.kind.signature_detail(failure.invariant.as_ref())
         );
         Divergence {

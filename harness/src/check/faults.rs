@@ -623,6 +623,25 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
 
     fn check_invariants(&self) -> Result<(), InvariantViolation> {
         self.inner.check_invariants()?;
+        self.check_leaked()
+    }
+
+    fn check_invariants_near(&self, dirs: &[Ino]) -> Result<(), InvariantViolation> {
+        self.inner.check_invariants_near(dirs)?;
+        self.check_leaked()
+    }
+
+    fn dump(&self) -> String {
+        self.inner.dump()
+    }
+
+    fn fingerprint(&self) -> u64 {
+        self.inner.fingerprint()
+    }
+}
+
+impl<T: PseudoFs> Faulty<T> {
+    fn check_leaked(&self) -> Result<(), InvariantViolation> {
         if self.leaked > 0 {
             // The detached entries are the leak invariant 3 exists for.
             return Err(InvariantViolation {
@@ -631,9 +650,5 @@ impl<T: PseudoFs> PseudoFs for Faulty<T> {
             });
         }
         Ok(())
-    }
-
-    fn dump(&self) -> String {
-        self.inner.dump()
     }
 }
