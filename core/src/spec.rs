@@ -193,7 +193,8 @@ pub trait PseudoFs {
     /// collides. The harness compares it before and after every failed op (SPEC §8.8) and
     /// checks it against the dump every 32 ops. The default hashes the dump; core's version
     /// hashes the values the dump prints without printing them (cost: the live entries plus
-    /// the headers, handles and sources, about a fifth of the dump's).
+    /// the headers, handles and sources; 0.25–0.44 of the dump's time on a tree of 10^5
+    /// files).
     ///
     /// ```
     /// use pdtree::{Errno, PseudoFs, Tree};

@@ -759,6 +759,19 @@ impl Oracle {
     /// §8.11: builds ≤ generation + 1, every rendering within `max_content`, names unique, and
     /// every Generated entry's source exists. (The oracle keeps no rendering to compare.)
     fn check_sources(&self) -> Result<(), InvariantViolation> {
+        self.check_source_list()?;
+        for n in self.nodes.iter().flatten() {
+            if let Body::Generated(src) = &n.body {
+                if source::find(&self.sources, src).is_none() {
+                    return Oracle::violation(11, format!("ino {}: no source", n.ino));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// §8.11 for the sources themselves (not the entries that render them).
+    fn check_source_list(&self) -> Result<(), InvariantViolation> {
         for (k, s) in self.sources.iter().enumerate() {
             let name = escape(&s.name);
             if s.builds > s.generation.saturating_add(1) {
@@ -769,13 +782,6 @@ impl Oracle {
             }
             if self.sources[..k].iter().any(|o| o.name == s.name) {
                 return Oracle::violation(11, format!("source {name} twice"));
-            }
-        }
-        for n in self.nodes.iter().flatten() {
-            if let Body::Generated(src) = &n.body {
-                if source::find(&self.sources, src).is_none() {
-                    return Oracle::violation(11, format!("ino {}: no source", n.ino));
-                }
             }
         }
         Ok(())
@@ -1293,10 +1299,11 @@ impl PseudoFs for Oracle {
 
     fn check_invariants_near(&self, dirs: &[Ino]) -> Result<(), InvariantViolation> {
         // What an op on these directories can break: their child lists (§8.1), each child's
-        // open count (§8.3) and attributes (§8.13); and the handle table (§8.3, §8.12).
-        // Everything else waits for the next `check_invariants`.
+        // open count (§8.3) and attributes (§8.13); and the handle table (§8.3, §8.12) and
+        // the sources (§8.11). Everything else waits for the next `check_invariants`.
         self.check_handles()?;
         self.check_snapshots()?;
+        self.check_source_list()?;
         for &ino in dirs {
             let Some(d) = self.find_live(ino).filter(|&d| self.is_dir(d)) else {
                 continue;

@@ -131,6 +131,28 @@ fn check_namespaces(t: &Tree, w: &Walk) -> Result<(), InvariantViolation> {
 /// Invariant 11: a valid cache equals a fresh rendering, builds ≤ generation + 1, every
 /// rendering within `max_content`, the kept length right, every Generated's source there.
 fn check_sources(t: &Tree) -> Result<(), InvariantViolation> {
+    check_source_list(t)?;
+    t.entries
+        .iter()
+        .flatten()
+        .try_for_each(|e| check_source_of(t, e))
+}
+
+/// Invariant 11 for a Generated entry: its source exists.
+fn check_source_of(t: &Tree, e: &Entry) -> Result<(), InvariantViolation> {
+    if let Body::Generated(src) = e.body {
+        ensure!(
+            (src as usize) < t.sources.list.len(),
+            11,
+            "ino {}: generated from a missing source",
+            e.ino
+        );
+    }
+    Ok(())
+}
+
+/// Invariant 11 for the sources themselves (not the entries that render them).
+fn check_source_list(t: &Tree) -> Result<(), InvariantViolation> {
     for s in &t.sources.list {
         let name = String::from_utf8_lossy(&s.name);
         let fresh = s.render();
@@ -166,16 +188,6 @@ fn check_sources(t: &Tree) -> Result<(), InvariantViolation> {
             11,
             "source {name}: not found by its name"
         );
-    }
-    for e in t.entries.iter().flatten() {
-        if let Body::Generated(src) = e.body {
-            ensure!(
-                (src as usize) < t.sources.list.len(),
-                11,
-                "ino {}: generated from a missing source",
-                e.ino
-            );
-        }
     }
     Ok(())
 }
@@ -593,10 +605,12 @@ fn check_headers(t: &Tree, w: &Walk) -> Result<(), InvariantViolation> {
 /// The checks of [`check`] about directories `dirs` (inode numbers; one that is not a live
 /// directory is skipped) and their children, plus the tree-wide ones that cost no walk of the
 /// tree: invariant 1, 2, 4 and 7 for each directory as the walk checks it; 3, 4 and 13 for
-/// each child (open count, inode index, attributes); 3's counters and 12 over the handle
-/// table. Cost: the children of `dirs`, plus the open handles.
+/// each child (open count, inode index, attributes); 3's counters, 11 over the sources and 12
+/// over the handle table. Cost: the children of `dirs`, plus the open handles, plus one
+/// rendering of each source.
 pub(super) fn check_near(t: &Tree, dirs: &[u64]) -> Result<(), InvariantViolation> {
     check_counters(t)?;
+    check_source_list(t)?;
     let handles = t.handles.all();
     check_handles(t, &handles)?;
     let refs = handle_refs(t, &handles)?;
@@ -617,6 +631,7 @@ pub(super) fn check_near(t: &Tree, dirs: &[u64]) -> Result<(), InvariantViolatio
             check_slot_held(c, refs.get(&child).copied().unwrap_or(0), true)?;
             check_ino_indexed(t, c, child)?;
             check_attrs_of(t, child)?;
+            check_source_of(t, c)?;
         }
     }
     Ok(())

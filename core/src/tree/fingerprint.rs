@@ -9,7 +9,7 @@
 
 use std::hash::{BuildHasher, Hash, Hasher};
 
-use foldhash::quality::FixedState;
+use foldhash::fast::FixedState;
 
 use super::{Body, Tree, ROOT_SLOT};
 

@@ -48,7 +48,7 @@ use pdtree::{Ino, Limits, PseudoFs, Stats, View};
 use pdtree_oracle::Oracle;
 
 use crate::check::divergence::{unified_diff, At, Divergence, DivergenceKind, Failure, Side};
-use crate::check::near::{self, OpenDirs, Scope, FULL_CHECK_INTERVAL};
+use crate::check::near::{self, Places, Scope, FULL_CHECK_INTERVAL};
 use crate::check::panic::{catch, install_panic_hook, Caught};
 use crate::check::scan::Scans;
 use crate::gen::{GenStats, Generator, Profile};
@@ -86,8 +86,8 @@ pub struct DiffRunner<A: PseudoFs, B: PseudoFs = Oracle> {
     /// B as it was before the current state-changing op (stale after any other op).
     b_before: B,
     scans: Scans,
-    /// Where each handle slot's handle was opened, for the scope of handle ops.
-    open_dirs: OpenDirs,
+    /// Where handles were opened and headers registered, for the scope of later ops.
+    places: Places,
     summary: RunSummary,
     broken: bool,
 }
@@ -137,7 +137,7 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             index: 0,
             clean_fingerprint_a: None,
             scans: Scans::new(),
-            open_dirs: OpenDirs::new(),
+            places: Places::new(),
             summary: RunSummary::default(),
             broken: false,
         }
@@ -238,10 +238,11 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         outcome: &Outcome,
         mut before: Before,
     ) -> Result<(), Failure> {
+        let scope = self.scope(op);
         if !outcome.is_failure() {
-            self.open_dirs.opened(op, self.b.tree());
+            self.places.learn(op, outcome, self.b.tree());
         }
-        self.check_invariants(self.scope(op))?;
+        self.check_invariants(scope)?;
         if self.at_full_check() {
             self.check_invariants(Scope::Whole)
                 .map_err(Failure::by_full_check)?;
@@ -273,7 +274,7 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
 
     /// What the invariant check right after `op` covers: what the op could have changed.
     fn scope(&self, op: &Op) -> Scope {
-        catch(|| near::scope(op, self.b.tree(), &self.open_dirs)).unwrap_or(Scope::Whole)
+        catch(|| near::scope(op, self.b.tree(), &self.places)).unwrap_or(Scope::Whole)
     }
 
     /// Whether the op at `self.index` is followed by the checks of the whole state.
