@@ -1,8 +1,8 @@
 //! The built-in deterministic swarm fuzzer (stable Rust, no libFuzzer).
 //!
 //! Iteration `i` of a campaign with master seed `s` runs the input [`iteration_input`]`(s, i)`:
-//! a byte buffer (1..=[`CampaignConfig::max_len`] bytes) from a ChaCha8 stream seeded by `s`
-//! and `i` alone, fed to the same generator as the libFuzzer targets and run differentially
+//! a byte buffer (1..=[`CampaignConfig::max_len`] bytes, or a long history of about 10^4 ops
+//! every [`LONG_EVERY`]-th iteration) from a ChaCha8 stream seeded by `s` and `i` alone, fed to the same generator as the libFuzzer targets and run differentially
 //! ([`diff_bytes`](crate::diff_bytes)). So any iteration reproduces on its own, and `--jobs` changes only how
 //! fast inputs run, never which.
 //!
@@ -194,17 +194,32 @@ pub fn splitmix64(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// The input of iteration `i` of a campaign with master seed `seed`: 1..=`max_len` bytes.
+/// Every this-many-th iteration (`i % LONG_EVERY == LONG_EVERY - 1`) is a long history.
+pub const LONG_EVERY: u64 = 1024;
+
+/// The length range of a long history's input: 192–320 KiB, which the generator makes into
+/// about 10^4 ops (up to [`MAX_LONG_OPS`](crate::gen::MAX_LONG_OPS)).
+pub const LONG_LEN: std::ops::Range<usize> = 192 << 10..320 << 10;
+
+/// The input of iteration `i` of a campaign with master seed `seed`: 1..=`max_len` bytes,
+/// or, every [`LONG_EVERY`]-th iteration, a long history of [`LONG_LEN`] bytes.
 ///
 /// ```
-/// use pdtree_harness::campaign::iteration_input;
+/// use pdtree_harness::campaign::{iteration_input, LONG_EVERY, LONG_LEN};
 /// assert_eq!(iteration_input(1, 5, 4096), iteration_input(1, 5, 4096));
 /// assert_ne!(iteration_input(1, 5, 4096), iteration_input(1, 6, 4096));
+/// assert!(iteration_input(1, 5, 4096).len() <= 4096);
+/// assert!(LONG_LEN.contains(&iteration_input(1, LONG_EVERY - 1, 4096).len()));
 /// ```
 pub fn iteration_input(seed: u64, i: u64, max_len: usize) -> Vec<u8> {
     let mut rng = ChaCha8Rng::seed_from_u64(splitmix64(seed));
     rng.set_stream(i);
-    let len = 1 + (rng.next_u64() % max_len.max(1) as u64) as usize;
+    let draw = rng.next_u64();
+    let len = if i % LONG_EVERY == LONG_EVERY - 1 {
+        LONG_LEN.start + (draw % (LONG_LEN.end - LONG_LEN.start) as u64) as usize
+    } else {
+        1 + (draw % max_len.max(1) as u64) as usize
+    };
     let mut buf = vec![0; len];
     rng.fill_bytes(&mut buf);
     buf

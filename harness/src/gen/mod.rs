@@ -10,7 +10,8 @@
 //! 2. **Limits.** One byte picks the [`Limits`]: the defaults, tiny ones (16 entries, 8-byte
 //!    contents, 3-row tables, 1–4 entry readdir pages, 3 live namespaces) so `ENOSPC`,
 //!    `EFBIG`, `E2BIG` are reached, or a mix.
-//! 3. **Ops**, at most [`MAX_OPS`] per input, until the bytes run out. Names come mostly from
+//! 3. **Ops**, at most [`MAX_OPS`] per input (or [`MAX_LONG_OPS`] for a *long history*, an
+//!    input over [`LONG_INPUT`] bytes), until the bytes run out. Names come mostly from
 //!    a pool of six ([`NAME_POOL`]) so operations collide; paths are 1–4 components deep,
 //!    usually a known directory plus a pool name; edge names (255 and 256 bytes, `.`, `..`,
 //!    containing `/` or NUL, non-UTF-8, empty) and edge paths (over 4096 bytes, `a//b`, `a/`)
@@ -54,8 +55,17 @@ pub use reach::Reach;
 pub use stats::GenStats;
 pub use swarm::Swarm;
 
-/// The most ops one input generates (the explicit per-input cap).
+/// The most ops one input of up to [`LONG_INPUT`] bytes generates (the explicit per-input
+/// cap).
 pub const MAX_OPS: usize = 200;
+
+/// An input longer than this many bytes is a *long history*: it generates up to
+/// [`MAX_LONG_OPS`] ops, until its bytes run out. (4,096 is also the campaign's default
+/// `max_len` and libFuzzer's default `-max_len`, so ordinary inputs keep the short cap.)
+pub const LONG_INPUT: usize = 4096;
+
+/// The most ops a long history generates.
+pub const MAX_LONG_OPS: usize = 16_384;
 
 /// The pool most names are drawn from: few, so creations, lookups and removals collide.
 pub const NAME_POOL: [&[u8]; 6] = [b"a", b"b", b"c", b"net", b"eth0", b"conf"];
@@ -99,6 +109,8 @@ pub struct Generator<'a> {
     profile: Profile,
     model: Model,
     made: usize,
+    /// [`MAX_OPS`], or [`MAX_LONG_OPS`] for a long history.
+    cap: usize,
 }
 
 impl<'a> Generator<'a> {
@@ -121,6 +133,11 @@ impl<'a> Generator<'a> {
             profile,
             model: Model::new(),
             made: 0,
+            cap: if data.len() > LONG_INPUT {
+                MAX_LONG_OPS
+            } else {
+                MAX_OPS
+            },
         }
     }
 
@@ -406,9 +423,10 @@ impl<'a> Generator<'a> {
         self.swarm.kind_at(r)
     }
 
-    /// The next op, or `None` when the input is used up or [`MAX_OPS`] were made.
+    /// The next op, or `None` when the input is used up or its cap ([`MAX_OPS`], or
+    /// [`MAX_LONG_OPS`] for an input over [`LONG_INPUT`] bytes) was made.
     pub fn next_op(&mut self) -> Option<Op> {
-        if self.made >= MAX_OPS || self.u.is_empty() {
+        if self.made >= self.cap || self.u.is_empty() {
             return None;
         }
         self.made += 1;
@@ -812,8 +830,8 @@ mod tests {
     }
 
     #[test]
-    fn op_cap_holds() {
-        let data = vec![0x5a; 100_000];
-        assert_eq!(ops_from_bytes(&data).1.len(), MAX_OPS);
+    fn op_caps_hold() {
+        assert_eq!(ops_from_bytes(&vec![0x5a; LONG_INPUT]).1.len(), MAX_OPS);
+        assert_eq!(ops_from_bytes(&vec![0x5a; 1 << 20]).1.len(), MAX_LONG_OPS);
     }
 }
