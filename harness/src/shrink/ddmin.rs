@@ -44,7 +44,7 @@ pub(crate) fn ddmin<A: PseudoFs>(t: &mut Trial<'_, A>, mut cur: Vec<Op>) -> Vec<
 /// `cur` without the ops in `drop`, if that still fails: first with the later ops' header ids
 /// and inode numbers renumbered (see [`renumber`]), then, if renumbering changed anything,
 /// as they are.
-fn without<A: PseudoFs>(
+pub(crate) fn without<A: PseudoFs>(
     t: &mut Trial<'_, A>,
     cur: &[Op],
     made_by: &Producers,

@@ -3,7 +3,10 @@
 //! 1. Cut everything after the diverging op.
 //! 2. Op-level delta debugging (ddmin, Zeller & Hildebrandt 2002): remove chunks of ops,
 //!    halving the chunk size down to single ops, while the signature stays the same.
-//! 3. Per-op simplification: shorter paths (fewer components, one-byte names), fewer register
+//! 3. Paths ([`paths`]): a path an op acts on replaced by one an earlier op named, and a
+//!    directory dropped from every path below it with the `mkdir` that made it, each followed
+//!    by ddmin, so the ops that only built a path go.
+//! 4. Per-op simplification: shorter paths (fewer components, one-byte names), fewer register
 //!    rows, shorter contents, smaller numbers and slot 0 — each candidate kept only if the
 //!    signature stays the same; repeated to a fixpoint, then ddmin once more.
 //!
@@ -34,6 +37,7 @@
 
 mod ddmin;
 mod limits;
+mod paths;
 mod rename;
 mod renumber;
 mod simplify;
@@ -46,6 +50,7 @@ use crate::check::diff::run_ops;
 use crate::check::divergence::Divergence;
 use crate::lang::op::Op;
 use ddmin::ddmin;
+use paths::shrink_paths;
 use rename::rename_pass;
 use simplify::simplify_ops;
 
@@ -80,6 +85,7 @@ fn shrink<A: PseudoFs>(t: &mut Trial<'_, A>, ops: &[Op], d: &Divergence) -> Vec<
         }
     }
     let cur = ddmin(t, cur);
+    let cur = shrink_paths(t, cur);
     let cur = rename_pass(t, cur);
     let cur = simplify_ops(t, cur);
     ddmin(t, cur)
@@ -88,6 +94,7 @@ fn shrink<A: PseudoFs>(t: &mut Trial<'_, A>, ops: &[Op], d: &Divergence) -> Vec<
 /// ddmin, then per-op simplification, then ddmin again: the ops under new limits.
 fn reshrink<A: PseudoFs>(t: &mut Trial<'_, A>, ops: Vec<Op>) -> Vec<Op> {
     let ops = ddmin(t, ops);
+    let ops = shrink_paths(t, ops);
     let ops = simplify_ops(t, ops);
     ddmin(t, ops)
 }
