@@ -8,6 +8,8 @@
 //! * `chain`: mostly 1–8 levels; 1 in 5 a chain of 1,000–1,100 (past a 1,024-entry stack);
 //!   1 in 5 one of 1,900–2,100 from a one-byte name, so the deepest legal path (4,096 bytes,
 //!   2,048 levels from the root) is reached and passed (`ENAMETOOLONG` ends the chain).
+//!   For targets driven through syscalls the two deep cases are ten times rarer (1 in 50
+//!   each), the rest 1–8 levels.
 //! * `cycle_*`: mostly 1–300 cycles; 1 in 5 within 2 of 2^8 and 1 in 10 (1 in 100 for
 //!   targets driven through syscalls, [`Profile::slow_calls`](crate::gen::Profile::slow_calls))
 //!   within 2 of 2^16, so every counter crosses both boundaries. 2^32 is out of reach: it
@@ -67,8 +69,13 @@ impl Generator<'_> {
 
     /// How many levels a chain has (see the module docs).
     fn chain_count(&mut self) -> usize {
-        let n = match self.int(0, 4) {
+        let pick = self.int(0, 4);
+        // Through syscalls every later op on the chain walks it in the kernel, and so does
+        // the dump: 1,000 levels cost a real target 40 times its rate on shallow inputs.
+        let deep = !self.profile.slow_calls || self.chance(1, 10);
+        let n = match pick {
             0..=2 => self.int(1, 8),
+            _ if !deep => self.int(1, 8),
             3 => self.int(1_000, 1_100),
             _ => self.int(1_900, 2_100),
         };
