@@ -811,6 +811,29 @@ mod tests {
         broken_as(&t, 2);
     }
 
+    /// `check_near` finds what breaks in the directories it is given and their children, and
+    /// only there: the rest waits for the full check.
+    #[test]
+    fn the_near_check_covers_the_named_directories_and_their_children() {
+        let near = |t: &Tree, dirs: &[&[u8]]| {
+            let inos: Vec<u64> = dirs.iter().map(|p| t.entry(slot(t, p)).ino).collect();
+            crate::PseudoFs::check_invariants_near(t, &inos)
+        };
+        let healthy = fixture();
+        assert_eq!(near(&healthy, &[b"/a", b"/r/s", b"/m"]), Ok(()));
+        let mut t = fixture();
+        dir_mut(&mut t, b"/a").subdirs += 1;
+        assert_eq!(near(&t, &[b"/a"]).map_err(|v| v.invariant), Err(2));
+        assert_eq!(near(&t, &[b"/m"]), Ok(()), "outside the scope");
+        let mut t = fixture();
+        let f = slot(&t, b"/a/f");
+        t.entry_mut(f).open_refs += 1;
+        assert_eq!(near(&t, &[b"/a"]).map_err(|v| v.invariant), Err(3), "a child's count");
+        let mut t = fixture();
+        t.live += 1;
+        assert_eq!(near(&t, &[]).map_err(|v| v.invariant), Err(4), "the counters, always");
+    }
+
     #[test]
     fn a_wrong_name_byte_count_is_invariant_7() {
         let mut t = fixture();
