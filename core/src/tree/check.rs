@@ -828,10 +828,18 @@ mod tests {
         let mut t = fixture();
         let f = slot(&t, b"/a/f");
         t.entry_mut(f).open_refs += 1;
-        assert_eq!(near(&t, &[b"/a"]).map_err(|v| v.invariant), Err(3), "a child's count");
+        assert_eq!(
+            near(&t, &[b"/a"]).map_err(|v| v.invariant),
+            Err(3),
+            "a child's count"
+        );
         let mut t = fixture();
         t.live += 1;
-        assert_eq!(near(&t, &[]).map_err(|v| v.invariant), Err(4), "the counters, always");
+        assert_eq!(
+            near(&t, &[]).map_err(|v| v.invariant),
+            Err(4),
+            "the counters, always"
+        );
     }
 
     #[test]
