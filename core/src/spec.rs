@@ -171,7 +171,8 @@ pub trait PseudoFs {
     /// walk of the whole tree. The harness calls it after an op with the directories that op
     /// could have changed, and [`check_invariants`](Self::check_invariants) at a fixed
     /// interval and at the end of every input. The default checks everything; core's
-    /// version costs the children of `dirs` plus the open handles.
+    /// version costs the children of `dirs` plus the open handles plus one rendering of each
+    /// source.
     ///
     /// ```
     /// use pdtree::{PseudoFs, Tree, ROOT_INO};

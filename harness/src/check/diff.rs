@@ -242,8 +242,9 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         if !outcome.is_failure() {
             self.places.learn(op, outcome, self.b.tree());
         }
+        let whole = scope == Scope::Whole;
         self.check_invariants(scope)?;
-        if self.at_full_check() {
+        if self.at_full_check() && !whole {
             self.check_invariants(Scope::Whole)
                 .map_err(Failure::by_full_check)?;
         }
@@ -389,7 +390,6 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
 
     /// Builds a divergence at the current op, with the dump diff.
     fn diverge(&mut self, op: &Op, outcome_a: String, outcome_b: String, f: Failure) -> Divergence {
-        self.broken = true;
         let text = if f.by_full_check {
             format!("{op} (then the check of the whole tree)")
         } else {
@@ -402,20 +402,19 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             outcome_a,
             outcome_b,
         };
+        self.broken = true;
         Divergence::new(at, f, &dump_of(self.a.tree()), &dump_of(self.b.tree()))
     }
 
-    /// Builds a divergence at the end of the run, with the dump diff.
-    fn diverge_at_end(&mut self, f: Failure, outcome_a: String, outcome_b: String) -> Divergence {
-        self.broken = true;
-        let at = At {
+    /// Where a divergence found by `finish` is: after the last op.
+    fn end_of_run(&self, outcome_a: &str, outcome_b: &str) -> At<'static> {
+        At {
             index: self.index,
             op: "(end of run)".into(),
             keyword: "end",
-            outcome_a,
-            outcome_b,
-        };
-        Divergence::new(at, f, &dump_of(self.a.tree()), &dump_of(self.b.tree()))
+            outcome_a: outcome_a.into(),
+            outcome_b: outcome_b.into(),
+        }
     }
 
     /// Ends the run: checks the whole tree's invariants on both sides (unless the last op's
@@ -423,14 +422,22 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
     pub fn finish(mut self) -> Result<RunSummary, Divergence> {
         if self.index == 0 || self.index % FULL_CHECK_INTERVAL != 0 {
             if let Err(failure) = self.check_invariants(Scope::Whole) {
-                let text = "(end of run)".to_string();
-                return Err(self.diverge_at_end(failure.by_full_check(), text.clone(), text));
+                self.broken = true;
+                let at = self.end_of_run("(end of run)", "(end of run)");
+                let (da, db) = (dump_of(self.a.tree()), dump_of(self.b.tree()));
+                return Err(Divergence::new(at, failure.by_full_check(), &da, &db));
             }
         }
         let (da, db) = (dump_of(self.a.tree()), dump_of(self.b.tree()));
         if da != db {
-            let failure = Failure::new(DivergenceKind::FinalDump);
-            return Err(self.diverge_at_end(failure, "(dump of A)".into(), "(dump of B)".into()));
+            self.broken = true;
+            let at = self.end_of_run("(dump of A)", "(dump of B)");
+            return Err(Divergence::new(
+                at,
+                Failure::new(DivergenceKind::FinalDump),
+                &da,
+                &db,
+            ));
         }
         self.summary.dump_hash = crate::check::divergence::fnv1a(db.as_bytes());
         self.summary.stats.inputs = 1;

@@ -130,10 +130,11 @@ pub(crate) fn scope<B: PseudoFs>(op: &Op, b: &B, places: &Places) -> Scope {
         | Op::ReadAt { slot, .. }
         | Op::Write { slot, .. }
         | Op::Close { slot } => Scope::Dirs(places.handle_dir(*slot).into_iter().collect()),
-        Op::SourceAdd { .. } | Op::SourceRemove { .. } | Op::CycleSource { .. } => {
-            Scope::Dirs(Vec::new())
-        }
-        Op::NsCreate { .. } | Op::CycleNs { .. } => Scope::Dirs(Vec::new()),
+        Op::SourceAdd { .. }
+        | Op::SourceRemove { .. }
+        | Op::CycleSource { .. }
+        | Op::NsCreate { .. }
+        | Op::CycleNs { .. } => Scope::Dirs(Vec::new()),
         _ => Scope::Whole,
     }
 }

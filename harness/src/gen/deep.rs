@@ -74,8 +74,7 @@ impl Generator<'_> {
         // the dump: 1,000 levels cost a real target 40 times its rate on shallow inputs.
         let deep = !self.profile.slow_calls || self.chance(1, 10);
         let n = match pick {
-            0..=2 => self.int(1, 8),
-            _ if !deep => self.int(1, 8),
+            p if p <= 2 || !deep => self.int(1, 8),
             3 => self.int(1_000, 1_100),
             _ => self.int(1_900, 2_100),
         };
