@@ -29,7 +29,8 @@ pub struct Thresholds {
     /// The name index grew by hashbrown's own rehash (it held fewer than half the arena's
     /// slots: a small tree, or one after mass removal).
     pub name_index_rehashes: u64,
-    /// A mass removal took the linear path through a children list (`remove_subtree`).
+    /// Removals left a children list in one merge pass: a `remove_subtree` of many files,
+    /// or a batch of file-index removals taken out together.
     pub bulk_removals: u64,
 }
 

@@ -10,7 +10,8 @@
 //!   other reachable entry, ordered by inode like a directory's children). Inodes only grow,
 //!   so creating a file is an append there: no hash insert, no cache miss, no rehash of a
 //!   million entries read back from the arena in random order. Asking for a non-directory's
-//!   inode (to answer ENOTDIR rather than ENOENT) is a binary search.
+//!   inode (to answer ENOTDIR rather than ENOENT) is a binary search. Removals leave it in
+//!   batches (see `file_index.rs`), so a remove does not pay a second search.
 //! - Each directory keeps its children ordered by inode (see `children.rs`), a counter of
 //!   child directories (nlink in O(1)), the total bytes of its children's names (a listing's
 //!   size in O(1)), a generation bumped on every change of its child set, and the cached
@@ -24,6 +25,7 @@ mod by_ino;
 mod check;
 mod dump;
 mod entry;
+mod file_index;
 mod fingerprint;
 mod handles;
 mod source;
@@ -46,6 +48,7 @@ use crate::types::{
 use entry::{
     content, content_len, content_shared, Body, Entry, OwnerWord, HEADER_ID_LIMIT, UNLINKED,
 };
+use file_index::FileIndex;
 use handles::{continued, slice_of, Handle, Handles};
 use source::Sources;
 use tags::{Namespace, TagSet};
@@ -131,8 +134,9 @@ pub struct Tree {
     name_keys: NameKeys,
     /// Reachable directories, root included, keyed by inode.
     dirs_by_ino: HashTable<ArenaIndex>,
-    /// Reachable non-directories, ordered by inode.
-    files_by_ino: Children,
+    /// Reachable non-directories, ordered by inode; a removed one may still be a candidate
+    /// there (see `file_slot_of_ino`).
+    files_by_ino: FileIndex,
     headers: BTreeMap<HeaderId, Header>,
     /// Open handles and the next handle id (see `handles.rs`: sharded mutexes that only the
     /// shared paths lock).
@@ -297,7 +301,7 @@ impl Tree {
             by_name: HashTable::new(),
             name_keys,
             dirs_by_ino,
-            files_by_ino: Children::default(),
+            files_by_ino: FileIndex::default(),
             headers: BTreeMap::new(),
             handles: Handles::new(),
             attrs: HashMap::default(),
@@ -342,7 +346,16 @@ impl Tree {
 
     fn slot_of_ino(&self, ino: Ino) -> Option<ArenaIndex> {
         self.dir_slot_of_ino(ino)
-            .or_else(|| self.files_by_ino.get(ino))
+            .or_else(|| self.file_slot_of_ino(ino))
+    }
+
+    /// The slot of a reachable non-directory with inode `ino`: the file index's candidate,
+    /// if its entry has that inode and is reachable (a batched removal leaves the candidate
+    /// behind; inodes are never reused, so no other entry can match).
+    fn file_slot_of_ino(&self, ino: Ino) -> Option<ArenaIndex> {
+        let slot = self.files_by_ino.candidate(ino)?;
+        let e = self.entries[slot as usize].as_ref()?;
+        (e.ino == ino && e.parent != UNLINKED).then_some(slot)
     }
 
     /// The slot of a reachable directory with inode `ino`.
@@ -517,16 +530,14 @@ impl Tree {
         let d = self.dir_mut(parent);
         match tag {
             None => {
-                let removed = d.children.remove(ino);
-                debug_assert!(removed, "unlinking an entry its parent does not hold");
+                d.children.remove_live(ino);
                 d.subdirs -= u64::from(is_dir);
                 d.name_bytes -= name_len as u64;
             }
             Some(k) => {
                 let sets = &mut d.tagged;
                 let set = sets.get_mut(&k).expect("a tagged child's set");
-                let removed = set.children.remove(ino);
-                debug_assert!(removed, "unlinking an entry its parent does not hold");
+                set.children.remove_live(ino);
                 set.subdirs -= u64::from(is_dir);
                 set.name_bytes -= name_len as u64;
                 if set.children.is_empty() {
@@ -551,8 +562,7 @@ impl Tree {
                 Err(_) => debug_assert!(false, "directory missing from dirs_by_ino"),
             }
         } else {
-            let removed = self.files_by_ino.remove(ino);
-            debug_assert!(removed, "entry missing from files_by_ino");
+            self.files_by_ino.remove(ino);
         }
         self.release(slot);
     }
@@ -1142,7 +1152,7 @@ impl PseudoFs for Tree {
         // Pass 2: unlink the top from its parent, then drop every descendant from the
         // indexes. Their own children lists die with them, so no per-child unlink is needed.
         self.unlink(top);
-        // Non-directories leave `files_by_ino` in one linear pass when they are many.
+        // Non-directories leave `files_by_ino` together (one merge pass when they are many).
         let (mut files, mut file_inos) = (Vec::new(), Vec::new());
         for &s in &subtree[1..] {
             if self.dir(s).is_some() {
@@ -1153,13 +1163,7 @@ impl PseudoFs for Tree {
                 file_inos.push(self.entry(s).ino);
             }
         }
-        file_inos.sort_unstable();
-        let removed = self.files_by_ino.remove_sorted(&file_inos);
-        debug_assert_eq!(
-            removed,
-            file_inos.len(),
-            "entries missing from files_by_ino"
-        );
+        self.files_by_ino.remove_many(&file_inos);
         for s in files {
             self.release(s);
         }
