@@ -260,6 +260,9 @@ pub(super) fn run(opts: &BenchOptions) -> BenchReport {
     if opts.wants(BenchCase::Concurrency) {
         super::concurrency::concurrency_case(&mut r);
     }
+    if opts.wants(BenchCase::Peers) {
+        super::peers::peers_case(&mut r, &sizes);
+    }
     r.report
 }
 

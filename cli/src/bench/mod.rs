@@ -10,6 +10,7 @@ mod cases;
 mod concurrency;
 mod hostile;
 mod ns;
+mod peers;
 mod plot;
 mod table;
 
@@ -46,6 +47,9 @@ pub enum BenchCase {
     /// Threads sharing one SharedTree: open+read+close of a permanent cached file and stat
     /// with 1 and 2 threads, a reader beside a registering writer.
     Concurrency,
+    /// One directory of N files against a per-directory BTreeMap tree, the vfs crate's
+    /// MemoryFS and a bare hashbrown map: create, lookup, stat, readdir, remove, bytes.
+    Peers,
 }
 
 /// What to run.
@@ -159,6 +163,8 @@ pub struct BenchReport {
     pub hostile: Vec<(String, String)>,
     /// Concurrency rows: (what, value).
     pub concurrency: Vec<(String, String)>,
+    /// The peers case, one entry per size.
+    pub peers: Vec<peers::PeerSize>,
     /// The goals, judged.
     pub goals: Vec<Goal>,
     /// Whether this was a `--quick` run.

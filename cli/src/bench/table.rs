@@ -152,6 +152,7 @@ fn extra_tables(out: &mut String, rep: &BenchReport) {
     ] {
         push_rows(out, title, header, rows);
     }
+    super::peers::markdown(out, &rep.peers);
     if !rep.goals.is_empty() {
         out.push_str("### Goals\n\n| goal | measured (this run) | met |\n|---|---|---|\n");
         for g in &rep.goals {
