@@ -5,20 +5,47 @@ use crate::types::{Errno, MAX_NAME, MAX_PATH};
 /// Checks one name: empty → EINVAL, too long → ENAMETOOLONG, `/` or NUL → EINVAL,
 /// `.`/`..` → EINVAL, in that order.
 pub(crate) fn validate_name(name: &[u8]) -> Result<(), Errno> {
+    checked_name(name, true)
+}
+
+/// [`validate_name`]; `scan: false` when the caller knows `name` holds no `/` and no NUL.
+fn checked_name(name: &[u8], scan: bool) -> Result<(), Errno> {
     if name.is_empty() {
         return Err(Errno::EINVAL);
     }
     if name.len() > MAX_NAME {
         return Err(Errno::ENAMETOOLONG);
     }
-    // memchr-style scans; names are short, two passes are cheaper than a branchy loop.
-    if name.contains(&b'/') || name.contains(&0) {
+    if scan && holds(name, true) {
         return Err(Errno::EINVAL);
     }
     if name == b"." || name == b".." {
         return Err(Errno::EINVAL);
     }
     Ok(())
+}
+
+/// Whether `s` holds a NUL byte (or, with `slash`, a `/`), eight bytes at a time: a name is
+/// checked on every lookup and a path on every path operation, and byte-by-byte scans were
+/// a fifth of a cached `lookup_at`'s instructions and a third of a cached `stat`'s.
+fn holds(s: &[u8], slash: bool) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const SLASHES: u64 = u64::from_ne_bytes([b'/'; 8]);
+    // Exact for "some byte of x is zero" (a borrow can only start at a zero byte, and the
+    // lowest zero byte always sets its high bit).
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
+    let mut words = s.chunks_exact(8);
+    for w in &mut words {
+        let x = u64::from_ne_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        if has_zero(x) || (slash && has_zero(x ^ SLASHES)) {
+            return true;
+        }
+    }
+    words
+        .remainder()
+        .iter()
+        .any(|&b| b == 0 || (slash && b == b'/'))
 }
 
 /// A syntactically valid path: the bytes after the optional leading `/`, every component
@@ -35,11 +62,24 @@ impl<'a> Path<'a> {
             return Err(Errno::ENAMETOOLONG);
         }
         let rest = path.strip_prefix(b"/").unwrap_or(path);
-        if !rest.is_empty() {
+        if rest.is_empty() {
+            return Ok(Path { rest });
+        }
+        if holds(rest, false) {
+            // A NUL somewhere: the full check of each component finds which comes first.
             for component in rest.split(|&b| b == b'/') {
                 validate_name(component)?;
             }
+            return Ok(Path { rest });
         }
+        let mut start = 0;
+        for (i, &b) in rest.iter().enumerate() {
+            if b == b'/' {
+                checked_name(&rest[start..i], false)?;
+                start = i + 1;
+            }
+        }
+        checked_name(&rest[start..], false)?;
         Ok(Path { rest })
     }
 
@@ -75,6 +115,41 @@ impl<'a> Path<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-at-a-time scan against byte-by-byte ones, for every position of a `/` or
+    /// NUL in names of 1–40 bytes, among bytes that differ from them by one bit.
+    #[test]
+    fn the_word_scan_finds_exactly_slashes_and_nuls() {
+        for len in 1..=40 {
+            for fill in [b'a', 0x01, 0x2e, 0x2f ^ 0x80, 0x80, 0xff, 0x7f] {
+                let mut name = vec![fill; len];
+                assert!(!holds(&name, true) && !holds(&name, false), "{name:?}");
+                for at in 0..len {
+                    let keep = name[at];
+                    name[at] = b'/';
+                    assert!(holds(&name, true) && !holds(&name, false), "{name:?}");
+                    name[at] = 0;
+                    assert!(holds(&name, true) && holds(&name, false), "{name:?}");
+                    name[at] = keep;
+                }
+            }
+        }
+    }
+
+    /// The fast path (no NUL) and the slow one give the same first error, whichever
+    /// component holds which fault.
+    #[test]
+    fn parse_reports_the_first_faulty_component_on_both_paths() {
+        let long = vec![b'x'; 256];
+        let faults: [&[u8]; 6] = [b"", b".", b"..", &long, b"a\0b", b"ok"];
+        for a in faults {
+            for b in faults {
+                let path = [b"/d/", a, b"/", b].concat();
+                let want = validate_name(a).and_then(|()| validate_name(b));
+                assert_eq!(Path::parse(&path).map(|_| ()), want, "{path:?}");
+            }
+        }
+    }
 
     fn comps(p: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {
         Path::parse(p).map(|p| p.components().map(|c| c.to_vec()).collect())

@@ -141,6 +141,39 @@ impl Deref for Name {
     }
 }
 
+impl Name {
+    /// Whether the name is `other`. Names are compared on every lookup, and slice equality
+    /// calls `memcmp`, which costs several times the comparison itself for names this short:
+    /// 4–16 bytes are compared as two overlapping words instead.
+    #[inline]
+    pub(super) fn is(&self, other: &[u8]) -> bool {
+        let mine: &[u8] = self;
+        let n = mine.len();
+        if n != other.len() {
+            return false;
+        }
+        match n {
+            8..=16 => {
+                word::<8>(mine, 0) == word::<8>(other, 0)
+                    && word::<8>(mine, n - 8) == word::<8>(other, n - 8)
+            }
+            4..=7 => {
+                word::<4>(mine, 0) == word::<4>(other, 0)
+                    && word::<4>(mine, n - 4) == word::<4>(other, n - 4)
+            }
+            _ => mine == other,
+        }
+    }
+}
+
+/// `N` bytes of `s` from `at` (in bounds: the callers checked the length).
+#[inline]
+fn word<const N: usize>(s: &[u8], at: usize) -> [u8; N] {
+    let mut w = [0; N];
+    w.copy_from_slice(&s[at..at + N]);
+    w
+}
+
 /// File content or symlink target: `None` when empty (no allocation), else a thin pointer to
 /// a shared buffer (so `read_shared` hands it out without copying).
 pub(super) type Content = Option<Box<Arc<[u8]>>>;
@@ -198,6 +231,23 @@ mod tests {
         for len in [1, 13, 14, 15, 255] {
             let n: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
             assert_eq!(&*Name::new(&n), &n[..]);
+        }
+    }
+
+    /// `Name::is` against slice equality, for every length 1–40 and a difference at every
+    /// position (the two overlapping words must both be compared).
+    #[test]
+    fn name_is_exactly_slice_equality() {
+        for len in 1..=40usize {
+            let n: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            let name = Name::new(&n);
+            assert!(name.is(&n));
+            assert!(!name.is(&n[..len - 1]));
+            for at in 0..len {
+                let mut other = n.clone();
+                other[at] ^= 0x20;
+                assert!(!name.is(&other), "len {len}, differs at {at}");
+            }
         }
     }
 

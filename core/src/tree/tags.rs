@@ -176,7 +176,7 @@ impl Tree {
         self.by_name
             .find(name_hash(&self.name_keys, parent, tag, name), |&s| {
                 let e = entries[s as usize].as_ref().expect("indexed slot is free");
-                e.parent == parent && &*e.name == name && self.tag_of(s) == tag
+                e.parent == parent && e.name.is(name) && self.tag_of(s) == tag
             })
             .copied()
     }
