@@ -14,12 +14,18 @@
 //!   targets driven through syscalls, [`Profile::slow_calls`](crate::gen::Profile::slow_calls))
 //!   within 2 of 2^16, so every counter crosses both boundaries. 2^32 is out of reach: it
 //!   would take 4·10^9 calls.
+//! * `cycle_source`'s item is cut to [`CYCLE_ITEM_BYTES`] ÷ cycles bytes: both trees scan
+//!   the item on every add and remove, and a 64 KiB item cycled 2^16 times took minutes.
 
 use crate::gen::{Generator, MAX_BULK_GENERATED};
 use crate::lang::op::{Op, OpKind};
 
 /// One-byte names for chains, so a chain can reach the deepest legal path.
 const CHAIN_NAMES: [&[u8]; 3] = [b"a", b"b", b"c"];
+
+/// The item bytes a `cycle_source` may scan over all its cycles (1 MiB): a short item
+/// drives the generation counter as far as a long one.
+const CYCLE_ITEM_BYTES: usize = 1 << 20;
 
 impl Generator<'_> {
     /// One op of a deep-regime kind, its fields drawn in script order.
@@ -47,11 +53,16 @@ impl Generator<'_> {
                 dir: self.table_dir(),
                 count: self.cycle_count(),
             },
-            OpKind::CycleSource => Op::CycleSource {
-                source: self.source_name(),
-                item: self.item(),
-                count: self.cycle_count(),
-            },
+            OpKind::CycleSource => {
+                let (source, mut item) = (self.source_name(), self.item());
+                let count = self.cycle_count();
+                item.truncate((CYCLE_ITEM_BYTES / count.max(1)).max(1));
+                Op::CycleSource {
+                    source,
+                    item,
+                    count,
+                }
+            }
             OpKind::CycleNs => Op::CycleNs {
                 count: self.cycle_count(),
             },
@@ -91,5 +102,31 @@ impl Generator<'_> {
             _ if big => near(self, 1 << 16),
             _ => near(self, 1 << 8),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No `cycle_source` scans more than [`CYCLE_ITEM_BYTES`] of item over its cycles, and
+    /// the cut still leaves long items and 2^16 cycles (both are drawn here).
+    #[test]
+    fn a_cycle_source_scans_at_most_its_item_budget() {
+        let (mut longest, mut most) = (0, 0);
+        for i in 0..200 {
+            let input = crate::campaign::iteration_input(3, i, 4096);
+            let mut g = Generator::new(&input);
+            for _ in 0..200 {
+                let Op::CycleSource { item, count, .. } = g.deep_op(OpKind::CycleSource) else {
+                    unreachable!("a cycle_source was asked for");
+                };
+                assert!(item.len() * count <= CYCLE_ITEM_BYTES.max(count), "{count}");
+                longest = longest.max(item.len());
+                most = most.max(count);
+            }
+        }
+        assert!(longest > 1_000, "no long item drawn: {longest}");
+        assert!(most >= 65_534, "no 2^16 cycles drawn: {most}");
     }
 }
