@@ -340,6 +340,33 @@ mod tests {
         assert_eq!(c.len(), model.len());
     }
 
+    /// The guess is exact for evenly spread inodes (children created in a row, or every
+    /// k-th inode), in both of its arithmetic paths (spreads of 2^58 overflow a u64
+    /// product), and it gives up outside the first and last inodes. A wrong guess would
+    /// only cost a search, so nothing else would notice.
+    #[test]
+    fn the_guess_is_exact_for_evenly_spread_inodes() {
+        for spacing in [1u64, 3, 1 << 58] {
+            let mut c = Children::default();
+            let ino = |k: u64| 2 + k * spacing;
+            for k in 0..60 {
+                c.push(ino(k), k as u32);
+            }
+            for k in 0..60 {
+                assert_eq!(
+                    c.guess(ino(k)),
+                    Some(k as usize),
+                    "spacing {spacing}, k {k}"
+                );
+            }
+            assert_eq!(c.guess(1), None);
+            assert_eq!(c.guess(ino(59) + 1), None);
+        }
+        let mut one = Children::default();
+        one.push(7, 0);
+        assert_eq!(one.guess(7), Some(0));
+    }
+
     #[test]
     fn remove_sorted_takes_out_exactly_the_live_ones_named() {
         let mut c = Children::default();
