@@ -399,16 +399,18 @@ pub(super) fn peers_case(r: &mut BenchRun<'_>, sizes: &[u64]) {
     r.report.goals.extend(goals);
 }
 
+/// Series `series`' figure for op `op` (5: bytes per entry).
+fn value(s: &PeerSize, series: usize, op: usize) -> f64 {
+    if op == 5 {
+        s.bytes[series]
+    } else {
+        s.ns[series][op]
+    }
+}
+
 /// Core ÷ the faster real peer (the BTreeMap tree or MemoryFS) for op `op` (5: bytes).
 fn against_real_peers(s: &PeerSize, op: usize) -> f64 {
-    let v = |series: usize| {
-        if op == 5 {
-            s.bytes[series]
-        } else {
-            s.ns[series][op]
-        }
-    };
-    v(0) / v(1).min(v(2))
+    value(s, 0, op) / value(s, 1, op).min(value(s, 2, op))
 }
 
 /// The four goals for this case.
@@ -480,14 +482,7 @@ pub(super) fn markdown(out: &mut String, sizes: &[PeerSize]) {
     );
     for s in sizes {
         for op in 0..6 {
-            let v = |series: usize| {
-                if op == 5 {
-                    s.bytes[series]
-                } else {
-                    s.ns[series][op]
-                }
-            };
-            let cells: Vec<String> = (0..4).map(|k| cell(v(k))).collect();
+            let cells: Vec<String> = (0..4).map(|k| cell(value(s, k, op))).collect();
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {:.2}× | {} |",
@@ -495,7 +490,7 @@ pub(super) fn markdown(out: &mut String, sizes: &[PeerSize]) {
                 OPS.get(op).copied().unwrap_or("bytes"),
                 cells.join(" | "),
                 against_real_peers(s, op),
-                ratio(v(0) / v(3)),
+                ratio(value(s, 0, op) / value(s, 3, op)),
             );
         }
     }

@@ -24,8 +24,7 @@ pub(super) struct FileIndex {
     /// Every indexed inode, the noted ones included.
     list: Children,
     /// Inodes removed from the index and still in `list`. Invariant: distinct, each a live
-    /// child of `list`, and fewer than `max(list.len() / FLUSH_SHARE, FLUSH_MIN)` after
-    /// every call.
+    /// child of `list`, and fewer than `flush_at()` after every call.
     gone: Vec<u64>,
 }
 
@@ -48,18 +47,20 @@ impl FileIndex {
 
     /// Removes `ino`, which must be indexed.
     pub(super) fn remove(&mut self, ino: u64) {
-        self.gone.push(ino);
-        if self.gone.len() >= (self.list.len() / FLUSH_SHARE).max(FLUSH_MIN) {
-            self.flush();
-        }
+        self.remove_many(std::slice::from_ref(&ino));
     }
 
     /// Removes many indexed inodes at once (any order).
     pub(super) fn remove_many(&mut self, inos: &[u64]) {
         self.gone.extend_from_slice(inos);
-        if self.gone.len() >= (self.list.len() / FLUSH_SHARE).max(FLUSH_MIN) {
+        if self.gone.len() >= self.flush_at() {
             self.flush();
         }
+    }
+
+    /// How many noted removals make a flush (see [`FLUSH_SHARE`] and [`FLUSH_MIN`]).
+    fn flush_at(&self) -> usize {
+        (self.list.len() / FLUSH_SHARE).max(FLUSH_MIN)
     }
 
     /// Takes every noted inode out of the list, in one merge pass.
@@ -107,7 +108,7 @@ impl FileIndex {
         if let Some(ino) = gone.iter().find(|&&i| self.list.get(i).is_none()) {
             return Err(format!("removed inode {ino} was never indexed"));
         }
-        if self.gone.len() >= (self.list.len() / FLUSH_SHARE).max(FLUSH_MIN) {
+        if self.gone.len() >= self.flush_at() {
             return Err(format!("{} removals not taken out", self.gone.len()));
         }
         Ok(())
