@@ -41,6 +41,30 @@ pub trait PseudoFs {
     /// Creates a file with static `content`; returns its inode number.
     fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno>;
 
+    /// Creates the empty files `paths`, in order, stopping at the first that fails; returns
+    /// how many were made and the error that stopped it (`None`: all were made). It is
+    /// `create(path, b"")` for each path, so it is not atomic: the files made before the
+    /// failing one stay. The default is that loop; an implementation may do the same work
+    /// faster, never differently. Cost in [`Tree`](crate::Tree): the creates'.
+    ///
+    /// ```
+    /// use pdtree::{Errno, PseudoFs, Tree};
+    /// let mut t = Tree::new();
+    /// t.create(b"/eth2", b"").unwrap();
+    /// let paths: [&[u8]; 4] = [b"/eth0", b"/eth1", b"/eth2", b"/eth3"];
+    /// assert_eq!(t.create_files(&paths), (2, Some(Errno::EEXIST)));
+    /// assert!(t.stat(b"/eth1").is_ok());
+    /// assert_eq!(t.stat(b"/eth3"), Err(Errno::ENOENT));
+    /// ```
+    fn create_files(&mut self, paths: &[&[u8]]) -> (u64, Option<Errno>) {
+        for (made, path) in paths.iter().enumerate() {
+            if let Err(e) = self.create(path, b"") {
+                return (made as u64, Some(e));
+            }
+        }
+        (paths.len() as u64, None)
+    }
+
     /// Creates a symlink to `target` (never followed); returns its inode number.
     fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno>;
 

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use pdtree::{Errno, HeaderId, Ino, Kind, NsId, Row, RowKind, ROOT_INO};
 
+use crate::lang::deep::bulk_path;
 use crate::lang::op::{Field, Op, Slot};
 use crate::lang::runner::Outcome;
 
@@ -198,9 +199,7 @@ impl Model {
         let d = norm(dir);
         let some = (0..made.min(4)).chain(made.checked_sub(1));
         for i in some {
-            let mut name = prefix.to_vec();
-            name.extend_from_slice(i.to_string().as_bytes());
-            self.files.insert(join(&d, &name));
+            self.files.insert(bulk_path(&d, prefix, i));
         }
     }
 
