@@ -66,12 +66,6 @@ fn signature_of(fault: Fault, script: &str) -> (usize, Option<String>) {
 /// The campaign finds `fault` and minimizes it to within one op of `hand_minimal`, the
 /// shortest reproducer of the same signature written by hand.
 fn finds(fault: Fault, hand_minimal: &str) {
-    finds_within(fault, hand_minimal, 1);
-}
-
-/// [`finds`] with `slack` ops over the hand-minimal allowed (1 is the goal; a larger slack is
-/// a known gap of the minimizer, stated where it is used).
-fn finds_within(fault: Fault, hand_minimal: &str, slack: usize) {
     let r = against(fault);
     let Some(found) = &r.found else {
         panic!(
@@ -108,7 +102,7 @@ fn finds_within(fault: Fault, hand_minimal: &str, slack: usize) {
         "{fault:?}: the hand-minimal reproducer shows another divergence"
     );
     assert!(
-        found.minimized.len() <= hand_ops + slack,
+        found.minimized.len() <= hand_ops + 1,
         "{fault:?}: minimized to {} ops, the hand-minimal has {hand_ops}:\n{}",
         found.minimized.len(),
         script(&found.minimized)
@@ -283,16 +277,14 @@ fn finds_register_growth_misses_count() {
 }
 
 /// A deep bug: removals in a directory of more than 64 children, then a resumed readdir.
-///
-/// Slack 2: the campaign's case fills the directory with a table, whose rows cannot be
-/// removed, and then makes and removes two other entries (6 ops); the minimizer does not
-/// turn a table into a `bulk`, whose files the removals could take.
+/// (The campaign's case fills the directory with a table, whose rows cannot be removed, and
+/// makes and removes two other entries; the minimizer turns the table into a `bulk` and
+/// points the removals at its files.)
 #[test]
 fn finds_compaction_moves_cursor() {
-    finds_within(
+    finds(
         Fault::CompactionMovesCursor,
         "bulk \"/\" \"n\" 67\nremove \"/n10\"\nremove \"/n11\"\nreaddir 1 67 2\n",
-        2,
     );
 }
 

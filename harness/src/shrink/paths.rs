@@ -4,6 +4,7 @@
 
 use pdtree::PseudoFs;
 
+use crate::lang::deep::bulk_path;
 use crate::lang::op::{Field, FieldMut, Op};
 use crate::shrink::ddmin::{ddmin, without};
 use crate::shrink::renumber::producers;
@@ -60,19 +61,34 @@ fn substitute_paths<A: PseudoFs>(t: &mut Trial<'_, A>, mut ops: Vec<Op>) -> Vec<
     ops
 }
 
-/// The distinct paths `ops` name, other than `own`, latest first, at most [`MAX_CANDIDATES`].
+/// The distinct paths `ops` name, other than `own`, latest first, at most [`MAX_CANDIDATES`]:
+/// the paths in their fields, and a `bulk`'s first two files and its last, so that an entry
+/// made only to be acted on can give way to a file the bulk made.
 fn earlier_paths(ops: &[Op], own: &[u8]) -> Vec<Vec<u8>> {
     let mut out: Vec<Vec<u8>> = Vec::new();
     for op in ops.iter().rev() {
-        for f in op.fields() {
-            if let Field::Path(p) | Field::NewPath(p) = f {
-                if p != own && !out.iter().any(|o| o == p) && out.len() < MAX_CANDIDATES {
-                    out.push(p.to_vec());
-                }
+        let named = op.fields().into_iter().filter_map(|f| match f {
+            Field::Path(p) | Field::NewPath(p) => Some(p.to_vec()),
+            _ => None,
+        });
+        for p in named.chain(bulk_files(op)) {
+            if p != own && !out.contains(&p) && out.len() < MAX_CANDIDATES {
+                out.push(p);
             }
         }
     }
     out
+}
+
+/// Some of the files a `bulk` op makes (if it makes them all): the first two and the last.
+fn bulk_files(op: &Op) -> Vec<Vec<u8>> {
+    let Op::Bulk { dir, prefix, count } = op else {
+        return Vec::new();
+    };
+    let count = *count as u64;
+    let mut some: Vec<u64> = (0..count.min(2)).chain(count.checked_sub(1)).collect();
+    some.dedup();
+    some.iter().map(|&i| bulk_path(dir, prefix, i)).collect()
 }
 
 /// For each `mkdir D`: the op removed (later inode and header numbers renumbered, as ddmin
@@ -156,5 +172,26 @@ mod tests {
             earlier_paths(&ops, b"/x"),
             vec![b"/a".to_vec(), b"/a/f".to_vec()]
         );
+    }
+
+    #[test]
+    fn a_bulks_first_two_files_and_its_last_are_candidates() {
+        let bulk = |count| Op::Bulk {
+            dir: b"/d".to_vec(),
+            prefix: b"n".to_vec(),
+            count,
+        };
+        let paths = |ops: &[Op]| earlier_paths(ops, b"/x");
+        let named = |names: &[&str]| -> Vec<Vec<u8>> {
+            names.iter().map(|n| n.as_bytes().to_vec()).collect()
+        };
+        assert_eq!(
+            paths(&[bulk(67)]),
+            named(&["/d", "/d/n0", "/d/n1", "/d/n66"])
+        );
+        assert_eq!(paths(&[bulk(2)]), named(&["/d", "/d/n0", "/d/n1"]));
+        assert_eq!(paths(&[bulk(1)]), named(&["/d", "/d/n0"]));
+        assert_eq!(paths(&[bulk(0)]), named(&["/d"]));
+        assert_eq!(earlier_paths(&[bulk(1)], b"/d/n0"), named(&["/d"]));
     }
 }

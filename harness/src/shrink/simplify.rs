@@ -86,7 +86,9 @@ pub fn simpler_variants(op: &Op) -> Vec<Op> {
 }
 
 /// The op as a simpler kind, simplest first: a creation or table as `mkdir` (a file as
-/// `create` first), `remove_subtree` as `remove`, `read_at` as `read`.
+/// `create` first), a table of several rows also as a `bulk` of as many files (whose files,
+/// unlike a table's rows, a later `remove` can take), `remove_subtree` as `remove`,
+/// `read_at` as `read`.
 pub(crate) fn simpler_kinds(op: &Op) -> Vec<Op> {
     let mkdir = |path: &[u8]| Op::Mkdir {
         path: path.to_vec(),
@@ -100,6 +102,14 @@ pub(crate) fn simpler_kinds(op: &Op) -> Vec<Op> {
         Op::Symlink { path, target } => vec![mkdir(path), create(path, target)],
         Op::Listing { path } | Op::Generated { path, .. } => vec![mkdir(path), create(path, b"")],
         Op::ReadAt { slot, .. } => vec![Op::Read { slot: *slot }],
+        Op::Register { dir, rows } if rows.len() > 1 => vec![
+            mkdir(dir),
+            Op::Bulk {
+                dir: dir.clone(),
+                prefix: b"a".to_vec(),
+                count: rows.len(),
+            },
+        ],
         Op::Register { dir, .. } => vec![mkdir(dir)],
         Op::RemoveSubtree { path } => vec![Op::Remove { path: path.clone() }],
         _ => Vec::new(),
@@ -268,5 +278,29 @@ mod tests {
         }));
         assert!(c.iter().all(|o| o != &op));
         assert!(simpler_variants(&Op::Stats).is_empty());
+    }
+
+    #[test]
+    fn a_table_of_several_rows_may_become_a_bulk_of_as_many_files() {
+        let row = |name: &[u8]| Row {
+            name: name.to_vec(),
+            kind: RowKind::Dir,
+            mode: None,
+        };
+        let table = |rows| Op::Register {
+            dir: b"/net".to_vec(),
+            rows,
+        };
+        let mkdir = Op::Mkdir {
+            path: b"/net".to_vec(),
+        };
+        let bulk = Op::Bulk {
+            dir: b"/net".to_vec(),
+            prefix: b"a".to_vec(),
+            count: 3,
+        };
+        let three = table(vec![row(b"x"), row(b"y"), row(b"z")]);
+        assert_eq!(simpler_kinds(&three), vec![mkdir.clone(), bulk]);
+        assert_eq!(simpler_kinds(&table(vec![row(b"x")])), vec![mkdir]);
     }
 }
