@@ -3,8 +3,12 @@
 //!
 //! Where the counts fall, and why:
 //!
-//! * `bulk`: mostly a page or two (1–32 files), sometimes up to [`MAX_BULK_GENERATED`]
-//!   (the oracle's checks are quadratic in a directory's size, so no more).
+//! * `bulk`: mostly a page or two (1–32 files) seven times in ten, 33–[`MAX_BULK_SMALL`]
+//!   the other three; when that draw is the largest value (1 in 268), a large bulk instead,
+//!   at most one per input: within 2 of 2^16 files half the time, else 301 to
+//!   [`MAX_BULK_GENERATED`] (10^5). Every later op then checks a directory of that size on
+//!   both sides, so the input ends [`OPS_AFTER_LARGE_BULK`] ops later. For targets driven
+//!   through syscalls a large bulk is ten times rarer.
 //! * `chain`: mostly 1–8 levels; 1 in 5 a chain of 1,000–1,100 (past a 1,024-entry stack);
 //!   1 in 5 one of 1,900–2,100 from a one-byte name, so the deepest legal path (4,096 bytes,
 //!   2,048 levels from the root) is reached and passed (`ENAMETOOLONG` ends the chain).
@@ -17,7 +21,7 @@
 //! * `cycle_source`'s item is cut to [`CYCLE_ITEM_BYTES`] ÷ cycles bytes: both trees scan
 //!   the item on every add and remove, and a 64 KiB item cycled 2^16 times took minutes.
 
-use crate::gen::{Generator, MAX_BULK_GENERATED};
+use crate::gen::{Generator, MAX_BULK_GENERATED, MAX_BULK_SMALL, OPS_AFTER_LARGE_BULK};
 use crate::lang::op::{Op, OpKind};
 
 /// One-byte names for chains, so a chain can reach the deepest legal path.
@@ -74,8 +78,30 @@ impl Generator<'_> {
     fn bulk_count(&mut self) -> usize {
         match self.int(0, 9) {
             0..=6 => self.int(1, 32) as usize,
-            _ => self.int(33, MAX_BULK_GENERATED as u64) as usize,
+            _ => match self.int(33, MAX_BULK_SMALL as u64) as usize {
+                MAX_BULK_SMALL if self.may_bulk_large() => self.large_bulk_count(),
+                n => n,
+            },
         }
+    }
+
+    /// Whether the bulk being drawn may be a large one: one per input, ten times rarer for
+    /// targets driven through syscalls.
+    fn may_bulk_large(&mut self) -> bool {
+        !self.large_bulk && (!self.profile.slow_calls || self.chance(1, 10))
+    }
+
+    /// A large bulk's count, half the time within 2 of 2^16 (a directory size past a 16-bit
+    /// counter), else 301 to [`MAX_BULK_GENERATED`]; the input ends
+    /// [`OPS_AFTER_LARGE_BULK`] ops later.
+    fn large_bulk_count(&mut self) -> usize {
+        self.large_bulk = true;
+        self.cap = self.cap.min(self.made + OPS_AFTER_LARGE_BULK);
+        let n = match self.int(0, 1) {
+            0 => self.int((1 << 16) - 2, (1 << 16) + 2),
+            _ => self.int(MAX_BULK_SMALL as u64 + 1, MAX_BULK_GENERATED as u64),
+        };
+        n as usize
     }
 
     /// How many levels a chain has (see the module docs).
@@ -128,5 +154,36 @@ mod tests {
         }
         assert!(longest > 1_000, "no long item drawn: {longest}");
         assert!(most >= 65_534, "no 2^16 cycles drawn: {most}");
+    }
+
+    /// A large bulk comes at most once per input and ends the input soon after; both of its
+    /// regimes (2^16 files and the spread up to 10^5) are drawn.
+    #[test]
+    fn a_large_bulk_is_one_per_input_and_ends_it_soon() {
+        let (mut near_2_16, mut spread) = (0, 0);
+        for i in 0..200 {
+            let input = crate::campaign::iteration_input(5, i, 4096);
+            let mut g = Generator::new(&input);
+            let mut large = 0;
+            for _ in 0..200 {
+                let Op::Bulk { count, .. } = g.deep_op(OpKind::Bulk) else {
+                    unreachable!("a bulk was asked for");
+                };
+                assert!((1..=MAX_BULK_GENERATED).contains(&count), "{count}");
+                if count > MAX_BULK_SMALL {
+                    large += 1;
+                    assert!(g.cap <= g.made + OPS_AFTER_LARGE_BULK);
+                    match count {
+                        65_534..=65_538 => near_2_16 += 1,
+                        _ => spread += 1,
+                    }
+                }
+            }
+            assert!(large <= 1, "input {i}: {large} large bulks");
+        }
+        assert!(
+            near_2_16 > 0 && spread > 0,
+            "{near_2_16} near 2^16, {spread} spread"
+        );
     }
 }

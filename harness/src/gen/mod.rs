@@ -89,8 +89,16 @@ const MODE_POOL: [u32; 6] = [0o644, 0o444, 0o600, 0o755, 0o000, 0o777];
 /// Owner ids: root, a user, a container's mapped root, nobody.
 const ID_POOL: [u32; 4] = [0, 1000, 100_000, 65_534];
 
-/// The largest bulk count the generator makes.
-pub const MAX_BULK_GENERATED: usize = 300;
+/// The largest bulk count of the generator's common regime.
+pub const MAX_BULK_SMALL: usize = 300;
+
+/// The largest bulk count the generator makes (a large bulk: at most one per input).
+pub const MAX_BULK_GENERATED: usize = 100_000;
+
+/// How many ops an input may have after its large bulk: every later op checks a directory
+/// of up to [`MAX_BULK_GENERATED`] files on both sides (about 40 ms an op at 10^5 files,
+/// release build), so the input ends soon after.
+pub const OPS_AFTER_LARGE_BULK: usize = 16;
 
 /// Handle slots the generator uses (`0..HANDLE_SLOTS`): few, so slots get reused.
 pub const HANDLE_SLOTS: Slot = 6;
@@ -109,8 +117,10 @@ pub struct Generator<'a> {
     profile: Profile,
     model: Model,
     made: usize,
-    /// [`MAX_OPS`], or [`MAX_LONG_OPS`] for a long history.
+    /// [`MAX_OPS`], or [`MAX_LONG_OPS`] for a long history; lowered by a large bulk.
     cap: usize,
+    /// Whether this input has had its large bulk.
+    large_bulk: bool,
 }
 
 impl<'a> Generator<'a> {
@@ -138,6 +148,7 @@ impl<'a> Generator<'a> {
             } else {
                 MAX_OPS
             },
+            large_bulk: false,
         }
     }
 
