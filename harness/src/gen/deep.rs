@@ -4,8 +4,8 @@
 //! Where the counts fall, and why:
 //!
 //! * `bulk`: mostly a page or two (1–32 files) seven times in ten, 33–[`MAX_BULK_SMALL`]
-//!   the other three; when that draw is the largest value (1 in 268), a large bulk instead,
-//!   at most one per input: within 2 of 2^16 files half the time, else 301 to
+//!   the other three; when that draw is one of its eight largest values (1 in 34) and the
+//!   input's entry limit is over 300, a large bulk instead, at most one per input: within 2 of 2^16 files half the time, else 301 to
 //!   [`MAX_BULK_GENERATED`] (10^5). Every later op then checks a directory of that size on
 //!   both sides, so the input ends [`OPS_AFTER_LARGE_BULK`] ops later. For targets driven
 //!   through syscalls a large bulk is ten times rarer.
@@ -23,6 +23,10 @@
 
 use crate::gen::{Generator, MAX_BULK_GENERATED, MAX_BULK_SMALL, OPS_AFTER_LARGE_BULK};
 use crate::lang::op::{Op, OpKind};
+
+/// A bulk count drawn from 33–[`MAX_BULK_SMALL`] at least this high (8 values in 268) is
+/// a large bulk instead, where the input may have one.
+const LARGE_BULK_DRAW: usize = MAX_BULK_SMALL - 7;
 
 /// One-byte names for chains, so a chain can reach the deepest legal path.
 const CHAIN_NAMES: [&[u8]; 3] = [b"a", b"b", b"c"];
@@ -79,16 +83,18 @@ impl Generator<'_> {
         match self.int(0, 9) {
             0..=6 => self.int(1, 32) as usize,
             _ => match self.int(33, MAX_BULK_SMALL as u64) as usize {
-                MAX_BULK_SMALL if self.may_bulk_large() => self.large_bulk_count(),
+                n if n >= LARGE_BULK_DRAW && self.may_bulk_large() => self.large_bulk_count(),
                 n => n,
             },
         }
     }
 
-    /// Whether the bulk being drawn may be a large one: one per input, ten times rarer for
-    /// targets driven through syscalls.
+    /// Whether the bulk being drawn may be a large one: one per input, in an input whose
+    /// entry limit leaves room for it (under a limit of 16 to 64 a large bulk would stop
+    /// where a small one does), ten times rarer for targets driven through syscalls.
     fn may_bulk_large(&mut self) -> bool {
-        !self.large_bulk && (!self.profile.slow_calls || self.chance(1, 10))
+        let room = self.limits.max_entries > MAX_BULK_SMALL as u64;
+        !self.large_bulk && room && (!self.profile.slow_calls || self.chance(1, 10))
     }
 
     /// A large bulk's count, half the time within 2 of 2^16 (a directory size past a 16-bit

@@ -98,7 +98,7 @@ pub const MAX_BULK_GENERATED: usize = 100_000;
 /// How many ops an input may have after its large bulk: every later op checks a directory
 /// of up to [`MAX_BULK_GENERATED`] files on both sides (about 40 ms an op at 10^5 files,
 /// release build), so the input ends soon after.
-pub const OPS_AFTER_LARGE_BULK: usize = 16;
+pub const OPS_AFTER_LARGE_BULK: usize = 32;
 
 /// Handle slots the generator uses (`0..HANDLE_SLOTS`): few, so slots get reused.
 pub const HANDLE_SLOTS: Slot = 6;
