@@ -90,6 +90,10 @@ pub struct DiffRunner<A: PseudoFs, B: PseudoFs = Oracle> {
     places: Places,
     summary: RunSummary,
     broken: bool,
+    /// Whether a divergence carries the diff of the two dumps (off for the minimizer's
+    /// trials, which need only the signature: at 10^5 entries the dumps and their diff
+    /// cost more than the run).
+    dump_diff: bool,
 }
 
 /// The state before an op that the atomicity check compares against.
@@ -140,6 +144,24 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             places: Places::new(),
             summary: RunSummary::default(),
             broken: false,
+            dump_diff: true,
+        }
+    }
+
+    /// The runner whose divergences leave out the dump diff: their signature is the same.
+    pub(crate) fn without_dump_diff(self) -> Self {
+        DiffRunner {
+            dump_diff: false,
+            ..self
+        }
+    }
+
+    /// A divergence of `failure` at `at`, with the dump diff unless it is left out.
+    fn divergence(&self, at: At<'_>, failure: Failure, dump_a: &str, dump_b: &str) -> Divergence {
+        if self.dump_diff {
+            Divergence::new(at, failure, dump_a, dump_b)
+        } else {
+            Divergence::new(at, failure, "", "")
         }
     }
 
@@ -403,7 +425,10 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             outcome_b,
         };
         self.broken = true;
-        Divergence::new(at, f, &dump_of(self.a.tree()), &dump_of(self.b.tree()))
+        if !self.dump_diff {
+            return self.divergence(at, f, "", "");
+        }
+        self.divergence(at, f, &dump_of(self.a.tree()), &dump_of(self.b.tree()))
     }
 
     /// Where a divergence found by `finish` is: after the last op.
@@ -424,20 +449,19 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             if let Err(failure) = self.check_invariants(Scope::Whole) {
                 self.broken = true;
                 let at = self.end_of_run("(end of run)", "(end of run)");
+                if !self.dump_diff {
+                    return Err(self.divergence(at, failure.by_full_check(), "", ""));
+                }
                 let (da, db) = (dump_of(self.a.tree()), dump_of(self.b.tree()));
-                return Err(Divergence::new(at, failure.by_full_check(), &da, &db));
+                return Err(self.divergence(at, failure.by_full_check(), &da, &db));
             }
         }
         let (da, db) = (dump_of(self.a.tree()), dump_of(self.b.tree()));
         if da != db {
             self.broken = true;
             let at = self.end_of_run("(dump of A)", "(dump of B)");
-            return Err(Divergence::new(
-                at,
-                Failure::new(DivergenceKind::FinalDump),
-                &da,
-                &db,
-            ));
+            let failure = Failure::new(DivergenceKind::FinalDump);
+            return Err(self.divergence(at, failure, &da, &db));
         }
         self.summary.dump_hash = crate::check::divergence::fnv1a(db.as_bytes());
         self.summary.stats.inputs = 1;
@@ -470,6 +494,22 @@ pub fn run_ops<A: PseudoFs>(
         d.step(op)?;
     }
     d.finish()
+}
+
+/// [`run_ops`] for a divergence's signature only: no dump diff (the minimizer's trials).
+pub(crate) fn run_ops_for_signature<A: PseudoFs>(
+    limits: Limits,
+    ops: &[Op],
+    make_a: &dyn Fn(Limits) -> A,
+) -> Option<String> {
+    let a = make_a(limits);
+    let mut d = DiffRunner::new(limits, a, Oracle::with_limits(limits)).without_dump_diff();
+    for op in ops {
+        if let Err(div) = d.step(op) {
+            return Some(div.signature());
+        }
+    }
+    d.finish().err().map(|div| div.signature())
 }
 
 /// Bytes → (limits, ops) → a differential run against the oracle, generating each op from

@@ -46,7 +46,7 @@ pub use simplify::simpler_variants;
 
 use pdtree::{Limits, PseudoFs};
 
-use crate::check::diff::run_ops;
+use crate::check::diff::run_ops_for_signature;
 use crate::check::divergence::Divergence;
 use crate::lang::op::Op;
 use ddmin::ddmin;
@@ -70,9 +70,7 @@ impl<A: PseudoFs> Trial<'_, A> {
             return false;
         }
         self.trials += 1;
-        run_ops(self.limits, ops, self.make_a)
-            .err()
-            .is_some_and(|d| d.signature() == self.signature)
+        run_ops_for_signature(self.limits, ops, self.make_a).is_some_and(|s| s == self.signature)
     }
 }
 
