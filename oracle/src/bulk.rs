@@ -175,7 +175,7 @@ mod tests {
         assert_eq!(run(&t, &files("/m", &["a"])), (0, Some(Errno::EROFS)));
         assert_eq!(run(&t, &[b"/".to_vec()]), (0, Some(Errno::EEXIST)));
         let long = "n".repeat(255);
-        let names = [format!("{long}"), format!("{long}x")];
+        let names = [long.clone(), format!("{long}x")];
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         assert_eq!(
             run(&t, &files("/d", &names)),
