@@ -74,10 +74,10 @@ impl Oracle {
             if self.node(parent).tag.is_some() {
                 return self.create(path, b"").map(drop);
             }
+            *run = Some(self.start_run(parent, parent_comps));
         }
-        let r = match run {
-            Some(r) => r,
-            None => run.insert(self.start_run(parent_comps)?),
+        let Some(r) = run.as_mut() else {
+            return self.create(path, b"").map(drop); // not reached: a run was just started
         };
         if r.names.contains(*name) {
             return Err(Errno::EEXIST); // check 6
@@ -97,11 +97,9 @@ impl Oracle {
         Ok(())
     }
 
-    /// A run in the directory `parent_comps` names (checked by the caller), from the tree as
-    /// it is now.
-    fn start_run(&self, parent_comps: &[&[u8]]) -> Result<Run, Errno> {
-        let parent = self.resolve(0, parent_comps)?;
-        Ok(Run {
+    /// A run in directory `parent`, which `parent_comps` names, from the tree as it is now.
+    fn start_run(&self, parent: usize, parent_comps: &[&[u8]]) -> Run {
+        Run {
             parent_comps: parent_comps.iter().map(|c| c.to_vec()).collect(),
             at: Append {
                 parent,
@@ -113,7 +111,7 @@ impl Oracle {
                 .map(|c| self.node(c).name.clone())
                 .collect(),
             allocated: self.allocated(),
-        })
+        }
     }
 }
 

@@ -5,10 +5,11 @@
 //!
 //! * `bulk`: mostly a page or two (1–32 files) seven times in ten, 33–[`MAX_BULK_SMALL`]
 //!   the other three; when that draw is one of its eight largest values (1 in 34) and the
-//!   input's entry limit is over 300, a large bulk instead, at most one per input: within 2 of 2^16 files half the time, else 301 to
-//!   [`MAX_BULK_GENERATED`] (10^5). Every later op then checks a directory of that size on
-//!   both sides, so the input ends [`OPS_AFTER_LARGE_BULK`] ops later. For targets driven
-//!   through syscalls a large bulk is ten times rarer.
+//!   input's entry limit is over 300, a large bulk instead, at most one per input: within 2
+//!   of 2^16 files half the time, else 301 to [`MAX_BULK_GENERATED`] (10^5). Every later op
+//!   then checks a directory of that size on both sides, so the input ends
+//!   [`OPS_AFTER_LARGE_BULK`] ops later. For targets driven through syscalls a large bulk is
+//!   ten times rarer.
 //! * `chain`: mostly 1–8 levels; 1 in 5 a chain of 1,000–1,100 (past a 1,024-entry stack);
 //!   1 in 5 one of 1,900–2,100 from a one-byte name, so the deepest legal path (4,096 bytes,
 //!   2,048 levels from the root) is reached and passed (`ENAMETOOLONG` ends the chain).
