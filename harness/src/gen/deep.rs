@@ -142,23 +142,32 @@ impl Generator<'_> {
 mod tests {
     use super::*;
 
+    /// 200 draws of `kind` from each of the first 200 campaign inputs of `seed`, each handed
+    /// to `f` with its input's index and the generator after the draw.
+    fn each_draw(seed: u64, kind: OpKind, mut f: impl FnMut(usize, &Generator<'_>, Op)) {
+        for i in 0..200 {
+            let input = crate::campaign::iteration_input(seed, i, 4096);
+            let mut g = Generator::new(&input);
+            for _ in 0..200 {
+                let op = g.deep_op(kind);
+                f(i as usize, &g, op);
+            }
+        }
+    }
+
     /// No `cycle_source` scans more than [`CYCLE_ITEM_BYTES`] of item over its cycles, and
     /// the cut still leaves long items and 2^16 cycles (both are drawn here).
     #[test]
     fn a_cycle_source_scans_at_most_its_item_budget() {
         let (mut longest, mut most) = (0, 0);
-        for i in 0..200 {
-            let input = crate::campaign::iteration_input(3, i, 4096);
-            let mut g = Generator::new(&input);
-            for _ in 0..200 {
-                let Op::CycleSource { item, count, .. } = g.deep_op(OpKind::CycleSource) else {
-                    unreachable!("a cycle_source was asked for");
-                };
-                assert!(item.len() * count <= CYCLE_ITEM_BYTES.max(count), "{count}");
-                longest = longest.max(item.len());
-                most = most.max(count);
-            }
-        }
+        each_draw(3, OpKind::CycleSource, |_, _, op| {
+            let Op::CycleSource { item, count, .. } = op else {
+                unreachable!("a cycle_source was asked for");
+            };
+            assert!(item.len() * count <= CYCLE_ITEM_BYTES.max(count), "{count}");
+            longest = longest.max(item.len());
+            most = most.max(count);
+        });
         assert!(longest > 1_000, "no long item drawn: {longest}");
         assert!(most >= 65_534, "no 2^16 cycles drawn: {most}");
     }
@@ -168,26 +177,25 @@ mod tests {
     #[test]
     fn a_large_bulk_is_one_per_input_and_ends_it_soon() {
         let (mut near_2_16, mut spread) = (0, 0);
-        for i in 0..200 {
-            let input = crate::campaign::iteration_input(5, i, 4096);
-            let mut g = Generator::new(&input);
-            let mut large = 0;
-            for _ in 0..200 {
-                let Op::Bulk { count, .. } = g.deep_op(OpKind::Bulk) else {
-                    unreachable!("a bulk was asked for");
-                };
-                assert!((1..=MAX_BULK_GENERATED).contains(&count), "{count}");
-                if count > MAX_BULK_SMALL {
-                    large += 1;
-                    assert!(g.cap <= g.made + OPS_AFTER_LARGE_BULK);
-                    match count {
-                        65_534..=65_538 => near_2_16 += 1,
-                        _ => spread += 1,
-                    }
+        let mut large = [0; 200];
+        each_draw(5, OpKind::Bulk, |i, g, op| {
+            let Op::Bulk { count, .. } = op else {
+                unreachable!("a bulk was asked for");
+            };
+            assert!((1..=MAX_BULK_GENERATED).contains(&count), "{count}");
+            if count > MAX_BULK_SMALL {
+                large[i] += 1;
+                assert!(g.cap <= g.made + OPS_AFTER_LARGE_BULK);
+                match count {
+                    65_534..=65_538 => near_2_16 += 1,
+                    _ => spread += 1,
                 }
             }
-            assert!(large <= 1, "input {i}: {large} large bulks");
-        }
+        });
+        assert!(
+            large.iter().all(|&n| n <= 1),
+            "two large bulks in one input"
+        );
         assert!(
             near_2_16 > 0 && spread > 0,
             "{near_2_16} near 2^16, {spread} spread"
