@@ -64,13 +64,7 @@ impl Oracle {
         });
         if !same_parent {
             *run = None;
-            let parent = self.resolve(0, parent_comps)?; // check 4
-            if !self.is_dir(parent) {
-                return Err(Errno::ENOTDIR);
-            }
-            if self.is_mount_point(parent) {
-                return Err(Errno::EROFS); // check 5
-            }
+            let parent = self.creation_parent(parent_comps)?; // checks 4 and 5
             if self.node(parent).tag.is_some() {
                 return self.create(path, b"").map(drop);
             }

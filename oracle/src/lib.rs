@@ -625,13 +625,10 @@ impl Oracle {
         Ok(())
     }
 
-    /// The four `explicit` creations, SEMANTICS §4 checks 1 and 3..=7 (the caller did check 2).
-    fn create_entry(&mut self, comps: &[&[u8]], body: Body) -> Result<Ino, Errno> {
-        // 3. the path names the root
-        let Some((name, parent_comps)) = comps.split_last() else {
-            return Err(Errno::EEXIST);
-        };
-        // 4. the parent resolves to a directory (in view 0)
+    /// SEMANTICS §4 checks 4 and 5 of a creation: the parent `parent_comps` names resolves to
+    /// a directory (in view 0) that is not a mount point. Returns its slot.
+    fn creation_parent(&self, parent_comps: &[&[u8]]) -> Result<usize, Errno> {
+        // 4. the parent resolves to a directory
         let parent = self.resolve(0, parent_comps)?;
         if !self.is_dir(parent) {
             return Err(Errno::ENOTDIR);
@@ -640,8 +637,18 @@ impl Oracle {
         if self.is_mount_point(parent) {
             return Err(Errno::EROFS);
         }
-        // 6. the name is taken: in a shared directory by any child whatever its tag (§10's
-        // order rule), in a tagged one by a child its namespace sees
+        Ok(parent)
+    }
+
+    /// The four `explicit` creations, SEMANTICS §4 checks 1 and 3..=7 (the caller did check 2).
+    fn create_entry(&mut self, comps: &[&[u8]], body: Body) -> Result<Ino, Errno> {
+        // 3. the path names the root
+        let Some((name, parent_comps)) = comps.split_last() else {
+            return Err(Errno::EEXIST);
+        };
+        let parent = self.creation_parent(parent_comps)?; // 4 and 5
+                                                          // 6. the name is taken: in a shared directory by any child whatever its tag (§10's
+                                                          // order rule), in a tagged one by a child its namespace sees
         let tag = self.node(parent).tag;
         let taken = match tag {
             None => self.child_named(parent, name).is_some(),

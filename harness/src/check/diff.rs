@@ -156,13 +156,25 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         }
     }
 
-    /// A divergence of `failure` at `at`, with the dump diff unless it is left out.
-    fn divergence(&self, at: At<'_>, failure: Failure, dump_a: &str, dump_b: &str) -> Divergence {
-        if self.dump_diff {
-            Divergence::new(at, failure, dump_a, dump_b)
+    /// A divergence of `failure` at `at`, with the diff of `dumps()` (A's, B's) unless it is
+    /// left out; then the dumps are not taken.
+    fn divergence(
+        &self,
+        at: At<'_>,
+        failure: Failure,
+        dumps: impl FnOnce() -> (String, String),
+    ) -> Divergence {
+        let (a, b) = if self.dump_diff {
+            dumps()
         } else {
-            Divergence::new(at, failure, "", "")
-        }
+            Default::default()
+        };
+        Divergence::new(at, failure, &a, &b)
+    }
+
+    /// Both trees' dumps now.
+    fn dumps(&self) -> (String, String) {
+        (dump_of(self.a.tree()), dump_of(self.b.tree()))
     }
 
     /// The runner of A.
@@ -425,10 +437,7 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             outcome_b,
         };
         self.broken = true;
-        if !self.dump_diff {
-            return self.divergence(at, f, "", "");
-        }
-        self.divergence(at, f, &dump_of(self.a.tree()), &dump_of(self.b.tree()))
+        self.divergence(at, f, || self.dumps())
     }
 
     /// Where a divergence found by `finish` is: after the last op.
@@ -449,19 +458,15 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             if let Err(failure) = self.check_invariants(Scope::Whole) {
                 self.broken = true;
                 let at = self.end_of_run("(end of run)", "(end of run)");
-                if !self.dump_diff {
-                    return Err(self.divergence(at, failure.by_full_check(), "", ""));
-                }
-                let (da, db) = (dump_of(self.a.tree()), dump_of(self.b.tree()));
-                return Err(self.divergence(at, failure.by_full_check(), &da, &db));
+                return Err(self.divergence(at, failure.by_full_check(), || self.dumps()));
             }
         }
-        let (da, db) = (dump_of(self.a.tree()), dump_of(self.b.tree()));
+        let (da, db) = self.dumps();
         if da != db {
             self.broken = true;
             let at = self.end_of_run("(dump of A)", "(dump of B)");
             let failure = Failure::new(DivergenceKind::FinalDump);
-            return Err(self.divergence(at, failure, &da, &db));
+            return Err(self.divergence(at, failure, || (da, db)));
         }
         self.summary.dump_hash = crate::check::divergence::fnv1a(db.as_bytes());
         self.summary.stats.inputs = 1;

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use pdtree::{Errno, HeaderId, Ino, Kind, NsId, Row, RowKind, ROOT_INO};
 
-use crate::lang::deep::bulk_path;
+use crate::lang::deep::bulk_sample;
 use crate::lang::op::{Field, Op, Slot};
 use crate::lang::runner::Outcome;
 
@@ -196,11 +196,7 @@ impl Model {
     /// A bulk op's first few files and its last one now exist (not all of them: the model's
     /// picks would then land mostly on bulk files).
     fn bulk_made(&mut self, dir: &[u8], prefix: &[u8], made: u64) {
-        let d = norm(dir);
-        let some = (0..made.min(4)).chain(made.checked_sub(1));
-        for i in some {
-            self.files.insert(bulk_path(&d, prefix, i));
-        }
+        self.files.extend(bulk_sample(&norm(dir), prefix, made, 4));
     }
 
     /// A chain's first few levels and its deepest one now exist (not all of them, as for

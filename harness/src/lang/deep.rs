@@ -48,6 +48,15 @@ pub(crate) fn bulk_path(dir: &[u8], prefix: &[u8], i: u64) -> Vec<u8> {
     path
 }
 
+/// The first `first` files a `bulk dir prefix count` makes and its last, each once: what
+/// the generator's model and the minimizer take of a bulk (all of it would swamp their
+/// picks).
+pub(crate) fn bulk_sample(dir: &[u8], prefix: &[u8], count: u64, first: u64) -> Vec<Vec<u8>> {
+    let mut some: Vec<u64> = (0..count.min(first)).chain(count.checked_sub(1)).collect();
+    some.dedup();
+    some.iter().map(|&i| bulk_path(dir, prefix, i)).collect()
+}
+
 /// `chain`: makes `dir/name`, `dir/name/name`, … until one fails.
 pub(crate) fn chain<T: PseudoFs>(t: &mut T, dir: &[u8], name: &[u8], count: usize) -> Outcome {
     let mut path = dir.to_vec();

@@ -4,7 +4,7 @@
 
 use pdtree::PseudoFs;
 
-use crate::lang::deep::bulk_path;
+use crate::lang::deep::bulk_sample;
 use crate::lang::op::{Field, FieldMut, Op};
 use crate::shrink::ddmin::{ddmin, without};
 use crate::shrink::renumber::producers;
@@ -82,13 +82,10 @@ fn earlier_paths(ops: &[Op], own: &[u8]) -> Vec<Vec<u8>> {
 
 /// Some of the files a `bulk` op makes (if it makes them all): the first two and the last.
 fn bulk_files(op: &Op) -> Vec<Vec<u8>> {
-    let Op::Bulk { dir, prefix, count } = op else {
-        return Vec::new();
-    };
-    let count = *count as u64;
-    let mut some: Vec<u64> = (0..count.min(2)).chain(count.checked_sub(1)).collect();
-    some.dedup();
-    some.iter().map(|&i| bulk_path(dir, prefix, i)).collect()
+    match op {
+        Op::Bulk { dir, prefix, count } => bulk_sample(dir, prefix, *count as u64, 2),
+        _ => Vec::new(),
+    }
 }
 
 /// For each `mkdir D`: the op removed (later inode and header numbers renumbered, as ddmin
