@@ -14,11 +14,11 @@ use pdtree_harness::campaign::report::{repro_script, write_report, Commands, Rep
 use pdtree_harness::campaign::{self, CampaignConfig};
 use pdtree_harness::check::faults::{Fault, Faulty};
 use pdtree_harness::gen::Profile;
-use pdtree_harness::shrink::minimize_case;
+use pdtree_harness::shrink::{self, minimize_case_within, Budget};
 use pdtree_harness::target::{set_op_timeout, watch, RealDir, Watched, GONE_EXIT_CODE};
 use pdtree_harness::{print_script, run_ops, Script, Stmt};
 
-use crate::progress::CampaignBar;
+use crate::progress::{CampaignBar, MinimizeBar};
 
 /// Where reports go unless `--report-dir` says otherwise.
 pub const DEFAULT_REPORT_DIR: &str = "target/pdtree-reports";
@@ -162,7 +162,33 @@ pub struct FuzzArgs {
     pub no_minimize: bool,
     #[command(flatten)]
     #[allow(missing_docs)]
+    pub budget: MinimizeBudget,
+    #[command(flatten)]
+    #[allow(missing_docs)]
     pub target: Target,
+}
+
+/// What a minimization may spend (`pdtree fuzz` and `pdtree minimize`).
+#[derive(Args, Clone, Copy, Debug)]
+pub struct MinimizeBudget {
+    /// The most work units one minimization may spend: a trial costs, for each op, its own
+    /// size plus the entries made before it (a case with a 2^16-file bulk: about 2 million
+    /// per trial). Counted, not timed, so a minimization ends at the same step everywhere;
+    /// the summary says when it stopped it.
+    #[arg(long, default_value_t = shrink::DEFAULT_WORK)]
+    pub minimize_work: u64,
+    /// The most trial runs one minimization may spend.
+    #[arg(long, default_value_t = shrink::MAX_TRIALS)]
+    pub minimize_trials: usize,
+}
+
+impl MinimizeBudget {
+    fn budget(self) -> Budget {
+        Budget {
+            trials: self.minimize_trials,
+            work: self.minimize_work,
+        }
+    }
 }
 
 impl FuzzArgs {
@@ -179,6 +205,7 @@ impl FuzzArgs {
             report_dir: Some(self.report_dir.clone()),
             max_len: self.max_len,
             minimize: !self.no_minimize,
+            minimize_budget: self.budget.budget(),
             profile: self.target.profile(),
             commands: self.target.commands(),
         };
@@ -265,6 +292,12 @@ pub struct MinimizeArgs {
     /// Where to write the report directory.
     #[arg(long, default_value = DEFAULT_REPORT_DIR)]
     pub report_dir: PathBuf,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub no_progress: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub budget: MinimizeBudget,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub target: Target,
@@ -289,7 +322,16 @@ impl MinimizeArgs {
                 );
                 return ExitCode::FAILURE;
             };
-            let (limits, ops) = minimize_case(case.limits, &case.ops, &d, &make);
+            let budget = self.budget.budget();
+            let bar = MinimizeBar::new(!self.no_progress, budget);
+            let m = minimize_case_within(case.limits, &case.ops, &d, &make, budget, &|s| {
+                bar.update(s)
+            });
+            bar.finish();
+            let (limits, ops) = (m.limits, m.ops);
+            if m.spent.exhausted {
+                eprintln!("minimization: {}", m.spent.describe(budget));
+            }
             let md = run_ops(limits, &ops, &make).err().unwrap_or(d);
             print!("{}", repro_script(limits, &ops, &md.signature()));
             let c = Report {
@@ -298,10 +340,11 @@ impl MinimizeArgs {
                 ops: &ops,
                 divergence: &md,
                 origin: format!(
-                    "`pdtree minimize {}` ({} of {} ops kept)",
+                    "`pdtree minimize {}` ({} of {} ops kept; {})",
                     self.file.display(),
                     ops.len(),
-                    case.ops.len()
+                    case.ops.len(),
+                    m.spent.describe(budget)
                 ),
                 input: case.input.as_deref(),
             };

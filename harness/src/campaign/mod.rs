@@ -38,7 +38,7 @@ use crate::check::diff::{diff_bytes_in, run_ops};
 use crate::check::divergence::Divergence;
 use crate::gen::{ops_from_bytes_in, GenStats, Profile};
 use crate::lang::op::Op;
-use crate::shrink::minimize_case;
+use crate::shrink::{minimize_case_within, Budget, Spent};
 use report::{write_report, Commands, Report};
 
 /// Iterations run when neither a count nor a time is given.
@@ -61,6 +61,8 @@ pub struct CampaignConfig {
     pub max_len: usize,
     /// Minimize a divergence before reporting it.
     pub minimize: bool,
+    /// What that minimization may spend.
+    pub minimize_budget: Budget,
     /// What the target supports: the generator makes only those ops.
     pub profile: Profile,
     /// How the target's cases are fuzzed and replayed, for reports and the summary.
@@ -68,7 +70,8 @@ pub struct CampaignConfig {
 }
 
 impl Default for CampaignConfig {
-    /// Seed 0, [`DEFAULT_ITERATIONS`], one job, no report, 4096-byte inputs, minimization on.
+    /// Seed 0, [`DEFAULT_ITERATIONS`], one job, no report, 4096-byte inputs, minimization on
+    /// within the default [`Budget`].
     fn default() -> Self {
         CampaignConfig {
             seed: 0,
@@ -78,6 +81,7 @@ impl Default for CampaignConfig {
             report_dir: None,
             max_len: 4096,
             minimize: true,
+            minimize_budget: Budget::default(),
             profile: Profile::FULL,
             commands: Commands::default(),
         }
@@ -101,6 +105,10 @@ pub struct Found {
     pub divergence: Divergence,
     /// The divergence of the minimized case (same signature).
     pub minimized_divergence: Divergence,
+    /// What the minimization spent (all zero when it was turned off).
+    pub minimization: Spent,
+    /// The budget it had.
+    pub minimize_budget: Budget,
     /// The report directory, if one was asked for: where it was written, or why it could not
     /// be.
     pub report: Option<Result<PathBuf, String>>,
@@ -148,6 +156,13 @@ impl CampaignResult {
                     f.original_ops,
                     f.minimized.len()
                 );
+                if f.minimization.exhausted {
+                    let _ = writeln!(
+                        s,
+                        "minimization: {}",
+                        f.minimization.describe(f.minimize_budget)
+                    );
+                }
                 match &f.report {
                     Some(Ok(r)) => {
                         let _ = writeln!(s, "report: {}", r.join("report.md").display());
@@ -238,6 +253,8 @@ pub struct Progress<'a> {
     pub elapsed: Duration,
     /// Whether a divergence was found.
     pub diverged: bool,
+    /// Once a divergence is found: what its minimization has spent so far.
+    pub minimizing: Option<Spent>,
 }
 
 /// Runs a campaign of A (made by `make_a`) against the oracle. See the module docs.
@@ -285,10 +302,23 @@ pub fn run_with_progress<A: PseudoFs>(
             stats: &stats,
             elapsed: start.elapsed(),
             diverged: hit.is_some(),
+            minimizing: None,
         });
     }
     let elapsed = start.elapsed();
-    let found = hit.map(|(i, d)| found(cfg, make_a, i, d));
+    let found = hit.map(|(i, d)| {
+        let minimizing = |spent: &Spent| {
+            progress(Progress {
+                done: next,
+                limit: (limit != u64::MAX).then_some(limit),
+                stats: &stats,
+                elapsed: start.elapsed(),
+                diverged: true,
+                minimizing: Some(*spent),
+            })
+        };
+        found(cfg, make_a, i, d, &minimizing)
+    });
     CampaignResult {
         seed: cfg.seed,
         iterations: next,
@@ -339,13 +369,16 @@ fn found<A: PseudoFs>(
     make_a: &(dyn Fn(Limits) -> A + Sync),
     i: u64,
     d: Divergence,
+    progress: &dyn Fn(&Spent),
 ) -> Found {
     let input = iteration_input(cfg.seed, i, cfg.max_len);
     let (limits, ops) = ops_from_bytes_in(&input, cfg.profile);
-    let (mlimits, minimized) = if cfg.minimize {
-        minimize_case(limits, &ops, &d, make_a)
+    let (mlimits, minimized, minimization) = if cfg.minimize {
+        let m = minimize_case_within(limits, &ops, &d, make_a, cfg.minimize_budget, progress);
+        (m.limits, m.ops, m.spent)
     } else {
-        (limits, ops[..(d.index + 1).min(ops.len())].to_vec())
+        let cut = ops[..(d.index + 1).min(ops.len())].to_vec();
+        (limits, cut, Spent::default())
     };
     let md = run_ops(mlimits, &minimized, make_a)
         .err()
@@ -356,12 +389,20 @@ fn found<A: PseudoFs>(
             ops: &minimized,
             divergence: &md,
             origin: format!(
-                "`{} --seed {} --max-len {}`, iteration {i} ({} of {} ops kept)",
+                "`{} --seed {} --max-len {}`, iteration {i} ({} of {} ops kept{})",
                 cfg.commands.fuzz,
                 cfg.seed,
                 cfg.max_len,
                 minimized.len(),
-                ops.len()
+                ops.len(),
+                if minimization.exhausted {
+                    format!(
+                        "; minimization: {}",
+                        minimization.describe(cfg.minimize_budget)
+                    )
+                } else {
+                    String::new()
+                }
             ),
             input: Some(&input),
             commands: cfg.commands.clone(),
@@ -377,6 +418,8 @@ fn found<A: PseudoFs>(
         limits: mlimits,
         divergence: d,
         minimized_divergence: md,
+        minimization,
+        minimize_budget: cfg.minimize_budget,
         report,
     }
 }

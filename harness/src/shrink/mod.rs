@@ -11,8 +11,11 @@
 //!    signature stays the same; repeated to a fixpoint, then ddmin once more.
 //!
 //! [`minimize_case`] also tries putting each limit back to its default. Every step is a pure
-//! function of its inputs: minimizing twice gives the same result. The number of trial runs is
-//! capped ([`MAX_TRIALS`]) so a pathological case still ends.
+//! function of its inputs: minimizing twice gives the same result. What a minimization may
+//! spend is bounded in trials and in work units ([`Budget`]), never in time, so a case with
+//! a 2^16-file `bulk`, whose every trial rebuilds the directory, still ends at the same step
+//! on every machine; [`minimize_case_within`] says whether the budget stopped it and reports
+//! its progress after every trial.
 //!
 //! ```
 //! use pdtree::{Limits, PseudoFs, Tree};
@@ -35,6 +38,7 @@
 //! ]);
 //! ```
 
+mod budget;
 mod ddmin;
 mod limits;
 mod paths;
@@ -42,11 +46,12 @@ mod rename;
 mod renumber;
 mod simplify;
 
+pub use budget::{trial_work, Budget, Spent, DEFAULT_WORK, MAX_TRIALS};
 pub use simplify::simpler_variants;
 
 use pdtree::{Limits, PseudoFs};
 
-use crate::check::diff::run_ops_for_signature;
+use crate::check::diff::{only_an_op_gives, run_ops_for_signature};
 use crate::check::divergence::Divergence;
 use crate::lang::op::Op;
 use ddmin::ddmin;
@@ -54,24 +59,64 @@ use paths::shrink_paths;
 use rename::rename_pass;
 use simplify::simplify_ops;
 
-/// The most differential runs one minimization may spend.
-pub const MAX_TRIALS: usize = 20_000;
-
 pub(crate) struct Trial<'a, A> {
     limits: Limits,
     signature: String,
     make_a: &'a dyn Fn(Limits) -> A,
-    trials: usize,
+    budget: Budget,
+    spent: Spent,
+    progress: &'a dyn Fn(&Spent),
 }
 
-impl<A: PseudoFs> Trial<'_, A> {
+impl<'a, A: PseudoFs> Trial<'a, A> {
+    fn new(
+        limits: Limits,
+        d: &Divergence,
+        make_a: &'a dyn Fn(Limits) -> A,
+        budget: Budget,
+        progress: &'a dyn Fn(&Spent),
+    ) -> Self {
+        Trial {
+            limits,
+            signature: d.signature(),
+            make_a,
+            budget,
+            spent: Spent::default(),
+            progress,
+        }
+    }
+
+    /// Whether `ops` fail with the signature; false, without running them, once the budget
+    /// would be exceeded (the minimization then ends at what it has).
     pub(crate) fn fails(&mut self, ops: &[Op]) -> bool {
-        if self.trials >= MAX_TRIALS {
+        let work = trial_work(ops);
+        let over = self.spent.work.saturating_add(work) > self.budget.work;
+        if self.spent.trials >= self.budget.trials || over {
+            self.spent.exhausted = true;
             return false;
         }
-        self.trials += 1;
-        run_ops_for_signature(self.limits, ops, self.make_a).is_some_and(|s| s == self.signature)
+        self.spent.trials += 1;
+        self.spent.work += work;
+        let finish = !only_an_op_gives(&self.signature);
+        let fails = run_ops_for_signature(self.limits, ops, self.make_a, finish)
+            .is_some_and(|s| s == self.signature);
+        if fails && (self.spent.shortest == 0 || ops.len() < self.spent.shortest) {
+            self.spent.shortest = ops.len();
+        }
+        (self.progress)(&self.spent);
+        fails
     }
+}
+
+/// What [`minimize_case_within`] made of a case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Minimized {
+    /// The limits of the minimized case.
+    pub limits: Limits,
+    /// The minimized ops.
+    pub ops: Vec<Op>,
+    /// What the minimization spent, and whether its budget stopped it.
+    pub spent: Spent,
 }
 
 fn shrink<A: PseudoFs>(t: &mut Trial<'_, A>, ops: &[Op], d: &Divergence) -> Vec<Op> {
@@ -105,12 +150,7 @@ pub fn minimize<A: PseudoFs>(
     d: &Divergence,
     make_a: &dyn Fn(Limits) -> A,
 ) -> Vec<Op> {
-    let mut t = Trial {
-        limits,
-        signature: d.signature(),
-        make_a,
-        trials: 0,
-    };
+    let mut t = Trial::new(limits, d, make_a, Budget::default(), &|_| {});
     shrink(&mut t, ops, d)
 }
 
@@ -118,19 +158,49 @@ pub fn minimize<A: PseudoFs>(
 /// default where the signature survives; tables over the row limit shrunk together with the
 /// limit; then each limit lowered to the smallest value that keeps the signature, where that
 /// lets the ops shrink further, and the ops shrunk once more under it. Returns the limits
-/// and ops.
+/// and ops. The default [`Budget`]; [`minimize_case_within`] takes one.
 pub fn minimize_case<A: PseudoFs>(
     limits: Limits,
     ops: &[Op],
     d: &Divergence,
     make_a: &dyn Fn(Limits) -> A,
 ) -> (Limits, Vec<Op>) {
-    let mut t = Trial {
-        limits,
-        signature: d.signature(),
-        make_a,
-        trials: 0,
-    };
+    let m = minimize_case_within(limits, ops, d, make_a, Budget::default(), &|_| {});
+    (m.limits, m.ops)
+}
+
+/// [`minimize_case`] within `budget`, calling `progress` after every trial. When the budget
+/// runs out, every later trial counts as not failing, so the passes end at once with the
+/// shortest case found so far, which still fails with `d`'s signature.
+///
+/// ```
+/// use pdtree::{Limits, PseudoFs, Tree};
+/// use pdtree_harness::{check::faults::{Fault, Faulty}, run_ops, Op};
+/// use pdtree_harness::shrink::{minimize_case_within, Budget};
+/// let make = |l| Faulty::new(Tree::with_limits(l), Fault::RemoveNonEmptyDetaches);
+/// let ops = vec![
+///     Op::Mkdir { path: b"/net".to_vec() },
+///     Op::Mkdir { path: b"/net/conf".to_vec() },
+///     Op::Remove { path: b"/net".to_vec() },
+/// ];
+/// let d = run_ops(Limits::default(), &ops, &make).unwrap_err();
+/// let m = minimize_case_within(Limits::default(), &ops, &d, &make, Budget::default(), &|_| {});
+/// assert_eq!(m.ops.len(), 3);
+/// assert!(!m.spent.exhausted);
+/// let tight = Budget { trials: 1, ..Budget::default() };
+/// let m = minimize_case_within(Limits::default(), &ops, &d, &make, tight, &|_| {});
+/// assert!(m.spent.exhausted);
+/// assert_eq!(m.ops, ops); // nothing tried past the first trial
+/// ```
+pub fn minimize_case_within<A: PseudoFs>(
+    limits: Limits,
+    ops: &[Op],
+    d: &Divergence,
+    make_a: &dyn Fn(Limits) -> A,
+    budget: Budget,
+    progress: &dyn Fn(&Spent),
+) -> Minimized {
+    let mut t = Trial::new(limits, d, make_a, budget, progress);
     let ops = shrink(&mut t, ops, d);
     let ops = if limits::restore_defaults(&mut t, &ops) {
         let ops = simplify_ops(&mut t, ops);
@@ -140,5 +210,9 @@ pub fn minimize_case<A: PseudoFs>(
     };
     let ops = limits::shrink_oversized_tables(&mut t, ops);
     let ops = limits::lower(&mut t, ops);
-    (t.limits, ops)
+    Minimized {
+        limits: t.limits,
+        ops,
+        spent: t.spent,
+    }
 }
