@@ -502,10 +502,15 @@ pub fn run_ops<A: PseudoFs>(
 }
 
 /// [`run_ops`] for a divergence's signature only: no dump diff (the minimizer's trials).
+/// Without `finish`, a run whose ops all agree ends there, without the end-of-run check and
+/// dumps: a trial looking for a signature that only an op can give (see
+/// [`only_an_op_gives`]) need not pay for them, and after a 2^16-file `bulk` they are most of
+/// a trial's cost.
 pub(crate) fn run_ops_for_signature<A: PseudoFs>(
     limits: Limits,
     ops: &[Op],
     make_a: &dyn Fn(Limits) -> A,
+    finish: bool,
 ) -> Option<String> {
     let a = make_a(limits);
     let mut d = DiffRunner::new(limits, a, Oracle::with_limits(limits)).without_dump_diff();
@@ -514,7 +519,18 @@ pub(crate) fn run_ops_for_signature<A: PseudoFs>(
             return Some(div.signature());
         }
     }
+    if !finish {
+        return None;
+    }
     d.finish().err().map(|div| div.signature())
+}
+
+/// Whether a divergence with this signature can only come from an op, never from
+/// [`DiffRunner::finish`]: the end of a run reports under the keywords `check` (its check of
+/// the whole tree) and `end` (its comparison of the dumps), and nothing else.
+pub(crate) fn only_an_op_gives(signature: &str) -> bool {
+    let keyword = signature.split(' ').next().unwrap_or("");
+    keyword != "check" && keyword != "end"
 }
 
 /// Bytes → (limits, ops) → a differential run against the oracle, generating each op from
@@ -542,4 +558,49 @@ pub fn diff_bytes_in<A: PseudoFs>(
         g.observe(&op, &out);
     }
     d.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use pdtree::{Limits, PseudoFs, Tree};
+
+    use super::*;
+    use crate::check::faults::{Fault, Faulty};
+
+    /// A trial that skips the end of the run misses exactly the signatures
+    /// [`only_an_op_gives`] says the end gives.
+    #[test]
+    fn the_end_of_a_run_reports_only_as_check_or_end() {
+        let l = Limits::default();
+        let swapped = |l| Faulty::new(Tree::with_limits(l), Fault::ChownSwapsIds);
+        let at_end = [
+            Op::Mkdir {
+                path: b"/a".to_vec(),
+            },
+            Op::Chown {
+                view: 0,
+                path: b"/a".to_vec(),
+                uid: 0,
+                gid: 1,
+            },
+        ];
+        let sig = run_ops_for_signature(l, &at_end, &swapped, true).expect("the dumps differ");
+        assert!(!only_an_op_gives(&sig), "{sig}");
+        assert_eq!(run_ops_for_signature(l, &at_end, &swapped, false), None);
+        let small = |l| Faulty::new(Tree::with_limits(l), Fault::DirSizeIsU8);
+        let at_op = [
+            Op::Bulk {
+                dir: b"/".to_vec(),
+                prefix: b"n".to_vec(),
+                count: 256,
+            },
+            Op::Stat {
+                view: 0,
+                path: b"/".to_vec(),
+            },
+        ];
+        let sig = run_ops_for_signature(l, &at_op, &small, false).expect("stat differs");
+        assert!(only_an_op_gives(&sig), "{sig}");
+        assert_eq!(run_ops_for_signature(l, &at_op, &small, true), Some(sig));
+    }
 }

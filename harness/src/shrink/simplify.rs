@@ -69,6 +69,26 @@ pub(crate) fn simpler_num(n: u64) -> Vec<u64> {
     v
 }
 
+/// Smaller counts for a `bulk`, `chain` or `cycle_*` op: 0, 1, half, then ever closer
+/// below `n` (`n` less a quarter, an eighth, … one). A bug that needs 2^16 files in a bulk
+/// of 96,007 then takes O(log² n) trials to reach 65,536, where stepping down by one from
+/// `n - 1` took one trial per file, each rebuilding the directory.
+pub(crate) fn simpler_count(n: u64) -> Vec<u64> {
+    let mut v = simpler_num(n);
+    v.retain(|&c| c + 1 != n);
+    let mut d = n / 4;
+    while d >= 1 {
+        if !v.contains(&(n - d)) {
+            v.push(n - d);
+        }
+        d /= 2;
+    }
+    if n >= 1 && !v.contains(&(n - 1)) {
+        v.push(n - 1);
+    }
+    v
+}
+
 /// Simpler variants of one op, simplest first: for each field in script order, the op with
 /// that field replaced by each simpler value of its role.
 pub fn simpler_variants(op: &Op) -> Vec<Op> {
@@ -157,7 +177,8 @@ fn simpler_values(field: Field<'_>) -> Vec<Value> {
         Field::Data(d) => bytes(simpler_bytes(d)),
         Field::Rows(rows) => simpler_rows(rows).into_iter().map(Value::Rows).collect(),
         Field::Ino(n) | Field::Pos(n) | Field::Header(n) => nums(simpler_num(n)),
-        Field::PageSize(n) | Field::Count(n) => nums(simpler_num(n as u64)),
+        Field::PageSize(n) => nums(simpler_num(n as u64)),
+        Field::Count(n) => nums(simpler_count(n as u64)),
         Field::Offset(n) | Field::Len(n) => nums(simpler_num(n)),
         Field::Mode(n) | Field::Id(n) => nums(simpler_num(u64::from(n))),
         Field::Ns(n) | Field::View(n) => nums(simpler_num(n)),
@@ -253,6 +274,16 @@ mod tests {
         assert!(simpler_path(b"/a").is_empty());
         assert_eq!(simpler_num(0), Vec::<u64>::new());
         assert_eq!(simpler_num(10), vec![0, 1, 5, 9]);
+        assert_eq!(simpler_count(0), Vec::<u64>::new());
+        assert_eq!(simpler_count(1), vec![0]);
+        assert_eq!(simpler_count(2), vec![0, 1]);
+        assert_eq!(simpler_count(10), vec![0, 1, 5, 8, 9]);
+        assert_eq!(simpler_count(100), vec![0, 1, 50, 75, 88, 94, 97, 99]);
+        let big = simpler_count(96_007);
+        assert!(
+            big.len() < 24 && big.windows(2).all(|w| w[0] < w[1]),
+            "{big:?}"
+        );
     }
 
     #[test]
