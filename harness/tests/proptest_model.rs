@@ -432,11 +432,14 @@ prop_state_machine! {
     fn core_matches_oracle(sequential 1..MAX_OPS => UnderTest<Core>);
 }
 
-/// The same machine catches every planted bug, and proptest shrinks the sequence to a handful
-/// of ops. (So the property above can fail, and shrinking keeps the full check.)
+/// The same machine catches every planted bug but those of [`BEYOND_THE_MACHINE`], and
+/// proptest shrinks the sequence to a handful of ops. (So the property above can fail, and shrinking keeps the full check.)
 #[test]
 fn state_machine_finds_and_shrinks_planted_bugs() {
     for fault in Fault::ALL {
+        if BEYOND_THE_MACHINE.contains(&fault) {
+            continue;
+        }
         PLANTED.with(|p| p.set(fault));
         // Each seed with the base mix, then with the deep mix; the deep mix first for the
         // bugs the base mix has no op to reach (each failed search costs 4,096 cases).
@@ -462,6 +465,12 @@ fn state_machine_finds_and_shrinks_planted_bugs() {
         );
     }
 }
+
+/// The planted bugs this machine does not look for: a directory of 2^16 children, which
+/// every later op of a sequence checks whole and proptest's shrinking would build again on
+/// each of its runs (seconds each in the test profile). `self_test.rs` finds it with the
+/// campaign and `corpus/regressions/large-directory-size.ops` replays it.
+const BEYOND_THE_MACHINE: [Fault; 1] = [Fault::DirSizeIsU16];
 
 /// The planted bugs that need an op only the deep mix has: a 2^16-cycle `cycle_open`, a
 /// chain past 1,024 levels, a table past 64 rows.

@@ -18,10 +18,10 @@ const MAX_ITERATIONS: u64 = 20_000;
 const MAX_MINIMIZED: usize = 10;
 /// Iterations of the clean run in a normal `cargo test`: every planted bug must be found well
 /// within it, so a clean run this long means something. (About 2.7 ms per iteration with the
-/// workspace's opt-level 1 test profile, so ~14 s; the full [`MAX_ITERATIONS`] clean run is
+/// workspace's opt-level 1 test profile, so ~16 s; the full [`MAX_ITERATIONS`] clean run is
 /// `unmodified_tree_is_clean_full`, ignored by default:
 /// `cargo test --release -p pdtree-harness --test self_test -- --ignored`.)
-const CLEAN_ITERATIONS: u64 = 5_000;
+const CLEAN_ITERATIONS: u64 = 6_000;
 
 fn config() -> CampaignConfig {
     CampaignConfig {
@@ -33,10 +33,8 @@ fn config() -> CampaignConfig {
     }
 }
 
-fn against(fault: Fault) -> CampaignResult {
-    campaign::run(&config(), &|l| {
-        Faulty::new(pdtree_harness::core_tree(l), fault)
-    })
+fn against(cfg: &CampaignConfig, fault: Fault) -> CampaignResult {
+    campaign::run(cfg, &|l| Faulty::new(pdtree_harness::core_tree(l), fault))
 }
 
 fn script(ops: &[Op]) -> String {
@@ -66,7 +64,12 @@ fn signature_of(fault: Fault, script: &str) -> (usize, Option<String>) {
 /// The campaign finds `fault` and minimizes it to within one op of `hand_minimal`, the
 /// shortest reproducer of the same signature written by hand.
 fn finds(fault: Fault, hand_minimal: &str) {
-    let r = against(fault);
+    finds_with(&config(), fault, hand_minimal)
+}
+
+/// [`finds`] with the campaign configured as `cfg`.
+fn finds_with(cfg: &CampaignConfig, fault: Fault, hand_minimal: &str) {
+    let r = against(cfg, fault);
     let Some(found) = &r.found else {
         panic!(
             "{fault:?}: no divergence in {} iterations (seed {SEED})\n{}",
@@ -186,6 +189,13 @@ fn finds_failed_create_replaces() {
 #[test]
 fn finds_dir_size_is_u8() {
     finds(Fault::DirSizeIsU8, "bulk \"/\" \"n\" 256\nstat \"/\"\n");
+}
+
+/// A deep bug: a directory of 2^16 children, which only a large `bulk` reaches. Every
+/// minimization trial that keeps the bulk builds the directory again.
+#[test]
+fn finds_dir_size_is_u16() {
+    finds(Fault::DirSizeIsU16, "bulk \"/\" \"n\" 65536\nstat \"/\"\n");
 }
 
 /// A continued read must come from the snapshot: the listing changed in between.
@@ -347,6 +357,7 @@ fn every_fault_has_a_test(f: Fault) -> fn() {
         Fault::ListingCacheKeptOnRemoval => finds_listing_cache_kept_on_removal,
         Fault::FailedCreateReplaces => finds_failed_create_replaces,
         Fault::DirSizeIsU8 => finds_dir_size_is_u8,
+        Fault::DirSizeIsU16 => finds_dir_size_is_u16,
         Fault::LargeDirResumeSkipsOne => finds_large_dir_resume_skips_one,
         Fault::HandleIdIsU16 => finds_handle_id_is_u16,
         Fault::PathWalkStopsAt1024 => finds_path_walk_stops_at_1024,
@@ -402,7 +413,7 @@ fn report_has_minimized_script_and_dump_diff() {
         report_dir: Some(dir.clone()),
         ..config()
     };
-    let r = campaign::run(&cfg, &|l| Faulty::new(pdtree_harness::core_tree(l), fault));
+    let r = against(&cfg, fault);
     let found = r.found.expect("planted bug not found");
     let check = |text: &str, what: &str| {
         for op in &found.minimized {

@@ -53,6 +53,10 @@ pub enum Fault {
     /// refused to see shrunk: `stat` of a directory of 256 children says 0. Only a large
     /// directory shows it.
     DirSizeIsU8,
+    /// A directory's size is kept in 16 bits: `stat` of a directory of 65,536 children says
+    /// 0. Only a directory of 2^16 children shows it, which one `bulk` makes and no ordinary
+    /// input comes near.
+    DirSizeIsU16,
     /// In a directory of more than 128 children, a readdir that resumes inside it (a position
     /// past the first child) starts one entry late: an off-by-one in a large-directory fast
     /// path. The entry it skips is never returned to that scan.
@@ -95,7 +99,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every planted bug.
-    pub const ALL: [Fault; 19] = [
+    pub const ALL: [Fault; 20] = [
         Fault::ReaddirResumesByIndex,
         Fault::NlinkNotUpdatedByRemoveSubtree,
         Fault::DuplicateRowAccepted,
@@ -104,6 +108,7 @@ impl Fault {
         Fault::ListingCacheKeptOnRemoval,
         Fault::FailedCreateReplaces,
         Fault::DirSizeIsU8,
+        Fault::DirSizeIsU16,
         Fault::LargeDirResumeSkipsOne,
         Fault::ReadAtRerenders,
         Fault::ReadAtZeroLenSnapshots,
@@ -134,6 +139,7 @@ impl Fault {
             Fault::ListingCacheKeptOnRemoval => "listing-cache-kept-on-removal",
             Fault::FailedCreateReplaces => "failed-create-replaces",
             Fault::DirSizeIsU8 => "dir-size-is-u8",
+            Fault::DirSizeIsU16 => "dir-size-is-u16",
             Fault::LargeDirResumeSkipsOne => "large-dir-resume-skips-one",
             Fault::ReadAtRerenders => "read-at-rerenders",
             Fault::ReadAtZeroLenSnapshots => "read-at-zero-len-snapshots",
@@ -214,8 +220,10 @@ impl<T: PseudoFs> Faulty<T> {
     fn patch_stat(&self, mut st: Stat) -> Stat {
         if st.kind == Kind::Dir {
             st.nlink += self.stale_nlink.get(&st.ino).copied().unwrap_or(0);
-            if self.fault == Fault::DirSizeIsU8 {
-                st.size %= 256;
+            match self.fault {
+                Fault::DirSizeIsU8 => st.size %= 1 << 8,
+                Fault::DirSizeIsU16 => st.size %= 1 << 16,
+                _ => {}
             }
             let short = self.short_size.get(&st.ino).copied().unwrap_or(0);
             st.size = st.size.saturating_sub(short);
