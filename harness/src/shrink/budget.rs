@@ -68,9 +68,14 @@ impl Spent {
     pub fn describe(&self, budget: Budget) -> String {
         let mut s = format!("{} trials, {} work units", self.trials, self.work);
         if self.exhausted {
+            let flag = if self.trials >= budget.trials {
+                "--minimize-trials"
+            } else {
+                "--minimize-work"
+            };
             s.push_str(&format!(
                 "; stopped at its budget ({} trials, {} work units): it may shrink further \
-                 with a larger --minimize-work",
+                 with a larger {flag}",
                 budget.trials, budget.work
             ));
         }
@@ -195,6 +200,19 @@ mod tests {
         assert_eq!(again.signature(), d.signature());
         let twice = minimize_case_within(l, &ops, &d, &make, tight, &|_| {});
         assert_eq!(twice, cut);
-        assert!(cut.spent.describe(tight).contains("stopped at its budget"));
+        assert!(cut
+            .spent
+            .describe(tight)
+            .ends_with("a larger --minimize-work"));
+        let few = Budget {
+            trials: 2,
+            ..Budget::default()
+        };
+        let m = minimize_case_within(l, &ops, &d, &make, few, &|_| {});
+        assert_eq!(m.spent.trials, 2);
+        assert!(m
+            .spent
+            .describe(few)
+            .ends_with("a larger --minimize-trials"));
     }
 }
