@@ -167,6 +167,23 @@ mod tests {
         let after = Op::Stats;
         // A cycle removes what it made: the op after it sees nothing new.
         assert_eq!(trial_work(&[cycle, after]), 11 + 1);
+        // A table: 1 + its 2 rows; it makes its directory and the rows.
+        let table = ops_of("register \"/t\" [f \"a\" \"\", f \"b\" \"\"]\nstats\n");
+        assert_eq!(trial_work(&table), 3 + (1 + 3));
+        // A new path makes one entry.
+        assert_eq!(trial_work(&ops_of("mkdir \"/d\"\nstats\n")), 1 + (1 + 1));
+    }
+
+    fn ops_of(script: &str) -> Vec<Op> {
+        let parsed = crate::parse_script(script.as_bytes()).expect("parses");
+        parsed
+            .stmts
+            .into_iter()
+            .map(|s| match s {
+                crate::Stmt::Op(op) => op,
+                other => panic!("not an op: {other}"),
+            })
+            .collect()
     }
 
     /// A budget too small for the whole minimization stops it partway: the result says so,
