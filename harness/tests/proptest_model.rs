@@ -433,7 +433,8 @@ prop_state_machine! {
 }
 
 /// The same machine catches every planted bug but those of [`BEYOND_THE_MACHINE`], and
-/// proptest shrinks the sequence to a handful of ops. (So the property above can fail, and shrinking keeps the full check.)
+/// proptest shrinks the sequence to a handful of ops. (So the property above can fail, and
+/// shrinking keeps the full check.)
 #[test]
 fn state_machine_finds_and_shrinks_planted_bugs() {
     for fault in Fault::ALL {
@@ -469,7 +470,7 @@ fn state_machine_finds_and_shrinks_planted_bugs() {
 /// The planted bugs this machine does not look for: a directory of 2^16 children, which
 /// every later op of a sequence checks whole and proptest's shrinking would build again on
 /// each of its runs (seconds each in the test profile). `self_test.rs` finds it with the
-/// campaign and `corpus/regressions/large-directory-size.ops` replays it.
+/// campaign and `corpus/regressions/directory-size-past-2-16.ops` replays it.
 const BEYOND_THE_MACHINE: [Fault; 1] = [Fault::DirSizeIsU16];
 
 /// The planted bugs that need an op only the deep mix has: a 2^16-cycle `cycle_open`, a

@@ -64,12 +64,7 @@ fn signature_of(fault: Fault, script: &str) -> (usize, Option<String>) {
 /// The campaign finds `fault` and minimizes it to within one op of `hand_minimal`, the
 /// shortest reproducer of the same signature written by hand.
 fn finds(fault: Fault, hand_minimal: &str) {
-    finds_with(&config(), fault, hand_minimal)
-}
-
-/// [`finds`] with the campaign configured as `cfg`.
-fn finds_with(cfg: &CampaignConfig, fault: Fault, hand_minimal: &str) {
-    let r = against(cfg, fault);
+    let r = against(&config(), fault);
     let Some(found) = &r.found else {
         panic!(
             "{fault:?}: no divergence in {} iterations (seed {SEED})\n{}",
