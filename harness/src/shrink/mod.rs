@@ -62,6 +62,8 @@ use simplify::simplify_ops;
 pub(crate) struct Trial<'a, A> {
     limits: Limits,
     signature: String,
+    /// Whether a trial must run the end of the run: only when the signature can come from it.
+    finish: bool,
     make_a: &'a dyn Fn(Limits) -> A,
     budget: Budget,
     spent: Spent,
@@ -76,9 +78,11 @@ impl<'a, A: PseudoFs> Trial<'a, A> {
         budget: Budget,
         progress: &'a dyn Fn(&Spent),
     ) -> Self {
+        let signature = d.signature();
         Trial {
             limits,
-            signature: d.signature(),
+            finish: !only_an_op_gives(&signature),
+            signature,
             make_a,
             budget,
             spent: Spent::default(),
@@ -97,8 +101,7 @@ impl<'a, A: PseudoFs> Trial<'a, A> {
         }
         self.spent.trials += 1;
         self.spent.work += work;
-        let finish = !only_an_op_gives(&self.signature);
-        let fails = run_ops_for_signature(self.limits, ops, self.make_a, finish)
+        let fails = run_ops_for_signature(self.limits, ops, self.make_a, self.finish)
             .is_some_and(|s| s == self.signature);
         if fails && (self.spent.shortest == 0 || ops.len() < self.spent.shortest) {
             self.spent.shortest = ops.len();
