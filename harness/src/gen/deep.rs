@@ -4,7 +4,7 @@
 //! Where the counts fall, and why:
 //!
 //! * `bulk`: mostly a page or two (1–32 files) seven times in ten, 33–[`MAX_BULK_SMALL`]
-//!   the other three; when that draw is one of its eight largest values (1 in 34) and the
+//!   the other three; when that draw is one of its 24 largest values (1 in 11) and the
 //!   input's entry limit is over 300, a large bulk instead, at most one per input: within 2
 //!   of 2^16 files half the time, else 301 to [`MAX_BULK_GENERATED`] (10^5). Every later op
 //!   then checks a directory of that size on both sides, so the input ends
@@ -25,9 +25,9 @@
 use crate::gen::{Generator, MAX_BULK_GENERATED, MAX_BULK_SMALL, OPS_AFTER_LARGE_BULK};
 use crate::lang::op::{Op, OpKind};
 
-/// A bulk count drawn from 33–[`MAX_BULK_SMALL`] at least this high (8 values in 268) is
+/// A bulk count drawn from 33–[`MAX_BULK_SMALL`] at least this high (24 values in 268) is
 /// a large bulk instead, where the input may have one.
-const LARGE_BULK_DRAW: usize = MAX_BULK_SMALL - 7;
+const LARGE_BULK_DRAW: usize = MAX_BULK_SMALL - 23;
 
 /// One-byte names for chains, so a chain can reach the deepest legal path.
 const CHAIN_NAMES: [&[u8]; 3] = [b"a", b"b", b"c"];

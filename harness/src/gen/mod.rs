@@ -289,6 +289,10 @@ impl<'a> Generator<'a> {
         let mut p = if r < 3 {
             self.edge_path()
         } else if r < 80 {
+            if let Some(d) = self.focus_dir() {
+                let n = self.name();
+                return join(&d, &n);
+            }
             // The directory is drawn before the name, and copied once, straight into the
             // path (this runs for most generated ops, and each allocation costs the ASan
             // fuzz build a stack trace).
@@ -305,8 +309,14 @@ impl<'a> Generator<'a> {
         p
     }
 
-    /// A path that probably exists: a known file (`want_dir` false) or directory, else any.
+    /// A path that probably exists: a known file (`want_dir` false) or directory, else any;
+    /// after a large bulk, its directory every other time (see [`Self::focus_dir`]).
     fn existing_path(&mut self, want_dir: Option<bool>) -> Vec<u8> {
+        if want_dir != Some(false) {
+            if let Some(d) = self.focus_dir() {
+                return d;
+            }
+        }
         let r = self.int(0, 99);
         if r < 78 {
             let picked = match want_dir {
@@ -350,6 +360,11 @@ impl<'a> Generator<'a> {
     }
 
     fn ino(&mut self, dir: bool) -> Ino {
+        if let Some(Some(ino)) = self.model.focus.as_ref().map(|f| f.1) {
+            if dir && self.chance(1, 2) {
+                return ino;
+            }
+        }
         let r = self.int(0, 19);
         let picked = if dir && r < 16 {
             self.pick_in(|m| &m.dir_inos)
@@ -387,6 +402,18 @@ impl<'a> Generator<'a> {
         } else {
             self.int(0, u64::from(of) - 1) as Slot
         }
+    }
+
+    /// The large bulk's directory, every other time while it exists: the ops after a large
+    /// bulk are few ([`OPS_AFTER_LARGE_BULK`]), and each costs a check of that directory, so
+    /// they are aimed at it (its size, its listing, creations and removals among its
+    /// children) rather than spread over the model's paths. Draws nothing without a focus.
+    fn focus_dir(&mut self) -> Option<Vec<u8>> {
+        self.model.focus.as_ref()?;
+        if !self.chance(1, 2) {
+            return None;
+        }
+        self.model.focus.as_ref().map(|f| f.0.clone())
     }
 
     /// A table: none (a mount point) 1 in 10, one row over the limit 1 in 20, the largest
@@ -836,6 +863,38 @@ mod tests {
                 for op in ops {
                     assert!(profile.supports(op.kind()), "{}: `{op}`", profile.name);
                 }
+            }
+        }
+    }
+
+    /// With a focus, about half of the existing directories and directory inodes drawn are
+    /// the focus's, and the parent of two new paths in five; without it, none are.
+    #[test]
+    fn a_focus_draws_half_the_directories() {
+        let focus = b"/d/e".to_vec();
+        // Enough bytes for every draw: an exhausted input draws zeros.
+        let input: Vec<u8> = (0..64)
+            .flat_map(|i| crate::campaign::iteration_input(2, i, 4096))
+            .collect();
+        for focused in [false, true] {
+            let mut g = Generator::new(&input);
+            if focused {
+                g.model.focus = Some((focus.clone(), Some(77)));
+            }
+            let (mut dirs, mut parents, mut inos) = (0, 0, 0);
+            for _ in 0..1_000 {
+                dirs += usize::from(g.existing_path(Some(true)) == focus);
+                parents += usize::from(g.new_path().starts_with(b"/d/e/"));
+                inos += usize::from(g.ino(true) == 77);
+            }
+            let half = if focused { 430..=570 } else { 0..=0 };
+            let two_in_five = if focused { 320..=450 } else { 0..=0 };
+            for (what, n, want) in [
+                ("dirs", dirs, &half),
+                ("parents", parents, &two_in_five),
+                ("inos", inos, &half),
+            ] {
+                assert!(want.contains(&n), "focused {focused}: {n} {what} of 1,000");
             }
         }
     }

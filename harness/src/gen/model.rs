@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use pdtree::{Errno, HeaderId, Ino, Kind, NsId, Row, RowKind, ROOT_INO};
 
+use crate::gen::MAX_BULK_SMALL;
 use crate::lang::deep::bulk_sample;
 use crate::lang::op::{Field, Op, Slot};
 use crate::lang::runner::Outcome;
@@ -37,6 +38,9 @@ pub(crate) struct Model {
     pub(crate) namespaces: Vec<NsId>,
     /// Those not yet destroyed.
     pub(crate) live_namespaces: BTreeSet<NsId>,
+    /// The directory of the input's large bulk while it exists, and its inode once an
+    /// outcome showed it: the state the input paid for, which the ops after it aim at.
+    pub(crate) focus: Option<(Vec<u8>, Option<Ino>)>,
 }
 
 /// `/`-prefixed form of a (valid) path; the root is `/`.
@@ -69,6 +73,11 @@ impl Model {
 
     fn forget(&mut self, path: &[u8], subtree: bool) {
         let p = norm(path);
+        if let Some((f, _)) = &self.focus {
+            if *f == p || (subtree && f.starts_with(&join(&p, b""))) {
+                self.focus = None;
+            }
+        }
         self.dirs.remove(&p);
         self.files.remove(&p);
         if subtree {
@@ -102,7 +111,10 @@ impl Model {
                 self.live_namespaces.remove(ns);
             }
             (Op::Unregister { header }, Outcome::Unit) => self.unregistered(*header),
-            (_, Outcome::Stat(s)) => self.saw_ino(s.ino, s.kind == Kind::Dir),
+            (_, Outcome::Stat(s)) => {
+                self.saw_ino(s.ino, s.kind == Kind::Dir);
+                self.saw_focus(op, s.ino);
+            }
             (_, Outcome::Page(p)) => {
                 for e in &p.entries {
                     self.saw_ino(e.ino, e.kind == Kind::Dir);
@@ -154,6 +166,15 @@ impl Model {
         }
     }
 
+    /// A `stat` of the focus directory tells its inode.
+    fn saw_focus(&mut self, op: &Op, ino: Ino) {
+        if let (Op::Stat { path, .. }, Some((f, known))) = (op, &mut self.focus) {
+            if norm(path) == *f {
+                *known = Some(ino);
+            }
+        }
+    }
+
     fn created(&mut self, path: &[u8], n: Ino, dir: bool) {
         self.saw_ino(n, dir);
         let set = if dir { &mut self.dirs } else { &mut self.files };
@@ -194,9 +215,15 @@ impl Model {
     }
 
     /// A bulk op's first few files and its last one now exist (not all of them: the model's
-    /// picks would then land mostly on bulk files).
+    /// picks would then land mostly on bulk files). A large bulk's directory becomes the
+    /// focus; the root's inode is known without a `stat`.
     fn bulk_made(&mut self, dir: &[u8], prefix: &[u8], made: u64) {
         self.files.extend(bulk_sample(&norm(dir), prefix, made, 4));
+        if made > MAX_BULK_SMALL as u64 {
+            let d = norm(dir);
+            let ino = (d == b"/").then_some(ROOT_INO);
+            self.focus = Some((d, ino));
+        }
     }
 
     /// A chain's first few levels and its deepest one now exist (not all of them, as for
@@ -224,6 +251,7 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::runner::Runner;
 
     #[test]
     fn norm_and_join() {
@@ -232,5 +260,49 @@ mod tests {
         assert_eq!(norm(b""), b"/");
         assert_eq!(join(b"/", b"x"), b"/x");
         assert_eq!(join(b"/a", b"x"), b"/a/x");
+    }
+
+    /// Runs `lines` on the oracle, each outcome shown to a fresh model, and returns the
+    /// model's focus after each line.
+    fn focus_after(lines: &[&str]) -> Vec<Option<(Vec<u8>, Option<Ino>)>> {
+        let mut r = Runner::from_tree(pdtree_oracle::Oracle::new());
+        let mut m = Model::new();
+        let mut seen = Vec::new();
+        for line in lines {
+            let op = crate::lang::script::parse_op(line.as_bytes()).expect("a valid op");
+            m.observe(&op, &r.apply(&op));
+            seen.push(m.focus.clone());
+        }
+        seen
+    }
+
+    /// A large bulk's directory becomes the focus, a `stat` of it tells its inode, and
+    /// removing it (or an ancestor) ends the focus; a small bulk makes none.
+    #[test]
+    fn a_large_bulk_focuses_until_its_directory_goes() {
+        let large = format!("bulk \"/d/e\" \"eth\" {}", MAX_BULK_SMALL + 1);
+        let small = format!("bulk \"/d\" \"eth\" {MAX_BULK_SMALL}");
+        let seen = focus_after(&[
+            "mkdir \"/d\"",
+            &small,
+            "mkdir \"/d/e\"",
+            &large,
+            "stat \"/d\"",
+            "stat \"/d/e\"",
+            "remove_subtree \"/d\"",
+        ]);
+        assert_eq!(seen[1], None, "a small bulk focused");
+        assert_eq!(seen[3], Some((b"/d/e".to_vec(), None)));
+        assert_eq!(
+            seen[4], seen[3],
+            "a stat of another directory changed the focus"
+        );
+        let Some((_, Some(ino))) = seen[5] else {
+            panic!("the stat did not tell the inode: {:?}", seen[5]);
+        };
+        assert!(ino > ROOT_INO);
+        assert_eq!(seen[6], None, "the focus outlived its directory");
+        let root = focus_after(&[&format!("bulk \"/\" \"n\" {}", MAX_BULK_SMALL + 1)]);
+        assert_eq!(root[0], Some((b"/".to_vec(), Some(ROOT_INO))));
     }
 }
