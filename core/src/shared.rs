@@ -1,31 +1,42 @@
 //! [`SharedTree`]: one [`Tree`] shared between threads.
 //!
-//! The design is one sharded reader–writer lock around the whole tree (crossbeam's
-//! `ShardedLock`: a reader locks only its own thread's shard, a writer every shard).
+//! The design is a left–right pair: two copies of the tree, each behind a sharded
+//! reader–writer lock (crossbeam's `ShardedLock`: a reader locks only its own thread's
+//! shard, a writer every shard), an index naming the front copy, and a gate.
 //!
-//! - Shared: `stat`, `lookup_at`, `readdir`, and `open`, `read`/`read_at` and `close` of
-//!   handles that hold no reference, that is of permanent entries, when the read needs no
-//!   rendering built (a file's content, or a listing's or source's cached rendering). Those
-//!   lock one shard of the tree's handle table for their few changes. They run in parallel
-//!   with each other.
-//! - Exclusive: everything else, including the first read of a rendering, any open or close
-//!   that takes or gives back a reference, and `stats`, `dump` and `check_invariants`: a
-//!   shared open takes its handle id and then adds the handle, so the handle table is whole
-//!   only while no shared open or close runs.
+//! - Queries (`stat`, `lookup_at`, `readdir`, `limits`) read the front copy under its shared
+//!   lock and take nothing else: a writer works on the other copy, so they do not wait for
+//!   it. (A query that read the index just before a swap may find its copy taken by that
+//!   change's second application, and waits for it.)
+//! - A change (every state-changing operation, and any open, read or close that cannot take
+//!   the handle path below) holds the gate exclusively, applies itself to the back copy,
+//!   makes that copy the front one (the instant it takes effect), then applies itself again
+//!   to the old front copy, once the queries still reading it are done. The tree is
+//!   deterministic, so both applications answer the same and leave the copies equal.
+//! - The handle path (`open`, `read`/`read_at`, `close` of handles that hold no reference,
+//!   on permanent entries, when the read needs no rendering built) holds the gate shared and
+//!   does its few handle-table changes on both copies, under one shard of each copy's
+//!   handle table. These run in parallel with each other and with queries; a change waits
+//!   for them and they for a change.
+//! - `stats`, `dump`, `fingerprint` and the invariant checks hold the gate exclusively,
+//!   since the handle path changes the handle table under a shared gate.
 //!
-//! Each operation holds its lock from its first check to its last change, so it takes
-//! effect at one instant inside its call: every operation is linearizable, and every SPEC
-//! rule holds because the sequential tree does all the work. `pdtree_harness::lincheck`
-//! checks that claim, with real threads and with shuttle's schedules.
+//! Invariant: whenever the gate is free, the two copies are the same tree (slot for slot,
+//! id for id); `check_invariants` compares their fingerprints. Each operation takes effect
+//! at one instant inside its call (a change at its swap of the front copy, a query when it
+//! reads the index), so every operation is linearizable, and every SPEC rule holds because
+//! the sequential tree does all the work. `pdtree_harness::lincheck` checks that claim, with
+//! real threads and with shuttle's schedules.
 //!
-//! What this does not give (docs/ARCHITECTURE.md has the trade-offs): a writer blocks every
-//! reader, also in other directories, and a writer pays for locking every shard.
+//! What this costs (docs/ARCHITECTURE.md has the trade-offs): twice the memory of one
+//! tree, and every change done twice.
 
+use std::fmt::Debug;
 use std::sync::{Arc, PoisonError};
 
 #[cfg(feature = "races")]
-use crate::sync::{yield_now, AtomicU64, Ordering};
-use crate::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+use crate::sync::yield_now;
+use crate::sync::{AtomicU64, Ordering, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::spec::PseudoFs;
 use crate::tree::Tree;
@@ -37,10 +48,12 @@ use crate::types::{
 /// A [`Tree`] shared between threads: clone it to hand another thread the same tree.
 ///
 /// Each thread uses its own clone through [`PseudoFs`] (a clone is an `Arc` clone). Several
-/// operations that must be one atomic step go under [`SharedTree::write_lock`]; several
+/// operations that must be one atomic step go in [`SharedTree::atomically`]; several
 /// queries that must see one state under [`SharedTree::read_lock`]. Costs, on top of the
-/// tree's own: a shared operation locks one shard (tens of ns), an exclusive one every shard
-/// (about 100 ns); `pdtree bench --cases concurrency` measures both against [`Tree`].
+/// tree's own: a query locks one shard of one lock (tens of ns) and does not wait for a
+/// change (but for one that swapped the copies as it started); a change locks every shard
+/// of three locks and runs twice, once on each of the tree's two copies; the tree takes
+/// twice its memory. `pdtree bench --cases concurrency` measures these against [`Tree`].
 ///
 /// ```
 /// use pdtree::{PseudoFs, SharedTree, Tree};
@@ -66,7 +79,14 @@ pub struct SharedTree {
 
 #[derive(Debug)]
 struct Inner {
-    tree: RwLock<Tree>,
+    /// The two copies. Invariant: equal whenever `gate` is free; while a change holds it, the
+    /// front copy is never behind the back one.
+    copies: [RwLock<Tree>; 2],
+    /// The index of the front copy, the one queries read: 0 or 1. Stored only by a change,
+    /// which holds `gate` exclusively and the copy it names exclusively.
+    front: AtomicU64,
+    /// Held exclusively by a change for both of its applications, shared by the handle path.
+    gate: RwLock<()>,
     /// A planted concurrency bug (the harness's self-test), or `None`.
     #[cfg(feature = "races")]
     race: Option<Race>,
@@ -78,13 +98,26 @@ struct Inner {
 impl Inner {
     fn new(tree: Tree) -> Inner {
         Inner {
-            tree: RwLock::new(tree),
+            copies: [RwLock::new(tree.clone()), RwLock::new(tree)],
+            front: AtomicU64::new(0),
+            gate: RwLock::new(()),
             #[cfg(feature = "races")]
             race: None,
             #[cfg(feature = "races")]
             open_count: AtomicU64::new(0),
         }
     }
+}
+
+// A panic in another thread cannot leave a copy half-changed: the tree's operations check
+// everything before they change anything. (A panic between a change's two applications
+// leaves the copies different; `check_invariants` says so.)
+fn shared<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn exclusive<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Planted concurrency bugs, for the linearizability checker's self-test (cargo feature
@@ -94,18 +127,18 @@ impl Inner {
 #[cfg(feature = "races")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Race {
-    /// `create` checks that the name is free under the shared lock, then creates under the
-    /// exclusive one and trusts its check: when another thread created the name in between,
-    /// it answers with that entry's inode instead of `EEXIST`.
+    /// `create` checks that the name is free with a query, then creates as a change and
+    /// trusts its check: when another thread created the name in between, it answers with
+    /// that entry's inode instead of `EEXIST`.
     CreateCheckThenAct,
-    /// `readdir` reads a page in two halves, each under its own shared lock, so a change
-    /// between them (a remove, a compaction of the children) tears the page.
+    /// `readdir` reads a page in two halves, each its own query, so a change between them
+    /// (a remove, a compaction of the children) tears the page.
     ReaddirTornPage,
     /// `stats` answers its handle count from a counter kept outside the lock, which `open`
     /// and `close` update by a load and a later store: concurrent updates are lost.
     OpenCountLostUpdate,
-    /// `remove_subtree` removes one entry per exclusive section, deepest first, so other
-    /// threads see the subtree half gone.
+    /// `remove_subtree` removes one entry per change, deepest first, so other threads see
+    /// the subtree half gone.
     RemoveSubtreeInSteps,
 }
 
@@ -131,7 +164,8 @@ impl Race {
 }
 
 impl SharedTree {
-    /// Shares `tree`. O(1).
+    /// Shares `tree`. O(n) time and memory for a tree of n entries: the tree is copied once,
+    /// for the second of the pair.
     pub fn new(tree: Tree) -> SharedTree {
         SharedTree {
             inner: Arc::new(Inner::new(tree)),
@@ -153,7 +187,9 @@ impl SharedTree {
     }
 
     /// The tree for reading, shared with other readers: several queries under one guard see
-    /// one state. Writers wait until the guard is dropped.
+    /// one state. Changes go on while it is held, on the other copy, until a change needs
+    /// this copy back: then that change (and the ones after it) waits until the guard is
+    /// dropped, so hold it briefly.
     ///
     /// ```
     /// use pdtree::{PseudoFs, SharedTree, Tree};
@@ -163,29 +199,63 @@ impl SharedTree {
     /// assert_eq!(g.stat(b"/a").unwrap().ino, g.lookup_at(1, b"a").unwrap().ino);
     /// ```
     pub fn read_lock(&self) -> RwLockReadGuard<'_, Tree> {
-        // A panic in another thread cannot leave the tree half-changed: its operations
-        // check everything before they change anything, so the state is still whole.
-        self.inner
-            .tree
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
+        let front = self.inner.front.load(Ordering::SeqCst);
+        shared(&self.inner.copies[front as usize])
     }
 
-    /// The tree for changing, exclusively: several operations under one guard are one
-    /// atomic step for every other thread.
+    /// Runs `change` as one atomic step for every other thread, and returns what it returned.
+    ///
+    /// `change` runs twice, once on each copy of the tree, so it must depend on nothing but
+    /// the tree it is given (no clock, no counter, no randomness, no side effect): both runs
+    /// must answer the same, which debug builds assert. Cost: twice `change`, plus locking
+    /// every shard of three locks.
     ///
     /// ```
     /// use pdtree::{PseudoFs, SharedTree, Tree};
     /// let t = SharedTree::new(Tree::new());
-    /// let mut g = t.write_lock();
-    /// g.mkdir(b"/net").unwrap();
-    /// g.create(b"/net/dev", b"").unwrap(); // no thread sees /net without dev
+    /// let dev = t.atomically(|t| {
+    ///     t.mkdir(b"/net")?;
+    ///     t.create(b"/net/dev", b"") // no thread sees /net without dev
+    /// });
+    /// assert_eq!(dev, Ok(3));
     /// ```
-    pub fn write_lock(&self) -> RwLockWriteGuard<'_, Tree> {
-        self.inner
-            .tree
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
+    pub fn atomically<R: PartialEq + Debug>(&self, change: impl Fn(&mut Tree) -> R) -> R {
+        let _gate = exclusive(&self.inner.gate);
+        let front = self.inner.front.load(Ordering::SeqCst);
+        let back = 1 - front;
+        let answer = {
+            let mut t = exclusive(&self.inner.copies[back as usize]);
+            let answer = change(&mut t);
+            // The instant the change takes effect: queries from here on read this copy.
+            self.inner.front.store(back, Ordering::SeqCst);
+            answer
+        };
+        let again = change(&mut exclusive(&self.inner.copies[front as usize]));
+        debug_assert_eq!(
+            answer, again,
+            "a change answered differently on the two copies"
+        );
+        answer
+    }
+
+    /// `query` on the front copy, waiting for no change.
+    fn query<R>(&self, query: impl FnOnce(&Tree) -> R) -> R {
+        query(&self.read_lock())
+    }
+
+    /// `path` on both copies, in parallel with other handle paths and queries: the gate
+    /// shared keeps changes out, so the copies are equal when it starts.
+    fn handle_path<R>(&self, path: impl FnOnce(&Tree, &Tree) -> R) -> R {
+        let _gate = shared(&self.inner.gate);
+        let [a, b] = &self.inner.copies;
+        path(&shared(a), &shared(b))
+    }
+
+    /// `query` on the front copy while neither a change nor a handle path runs, for what
+    /// reads the whole handle table.
+    fn query_whole<R>(&self, query: impl FnOnce(&Tree) -> R) -> R {
+        let _gate = exclusive(&self.inner.gate);
+        query(&self.read_lock())
     }
 
     #[cfg(feature = "races")]
@@ -195,25 +265,37 @@ impl SharedTree {
 }
 
 impl SharedTree {
-    /// `open_in` under the shared lock when the entry is permanent (no reference to take),
-    /// else under the exclusive one. Between the two the entry may change: the exclusive
-    /// `open_in` checks everything again.
+    /// `open_in` on the handle path when the entry is permanent (no reference to take), else
+    /// as a change. Between the two the entry may change: the change checks everything again.
     fn open_either(&self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
-        let fast = self.read_lock().open_permanent(view, path);
+        let fast = self.handle_path(|a, b| a.open_permanent(b, view, path));
         match fast {
             Some(r) => r,
-            None => self.write_lock().open_in(view, path),
+            None => self.atomically(|t| t.open_in(view, path)),
         }
     }
 
-    /// `close` under the shared lock when the handle holds no reference, else under the
-    /// exclusive one.
+    /// `close` on the handle path when the handle holds no reference, else as a change.
     fn close_either(&self, handle: HandleId) -> Result<(), Errno> {
-        let fast = self.read_lock().close_unreferenced(handle);
+        let fast = self.handle_path(|a, b| a.close_unreferenced(b, handle));
         match fast {
             Some(r) => r,
-            None => self.write_lock().close(handle),
+            None => self.atomically(|t| t.close(handle)),
         }
+    }
+
+    /// Whether the two copies are the same tree, as their invariant says they are between
+    /// changes. The caller holds the gate exclusively.
+    fn copies_agree(&self) -> Result<(), InvariantViolation> {
+        let [a, b] = &self.inner.copies;
+        let (a, b) = (shared(a).fingerprint(), shared(b).fingerprint());
+        if a == b {
+            return Ok(());
+        }
+        Err(InvariantViolation {
+            invariant: 4,
+            detail: format!("SharedTree's two copies differ: fingerprints {a:#018x}, {b:#018x}"),
+        })
     }
 }
 
@@ -221,17 +303,16 @@ impl SharedTree {
 #[cfg(feature = "races")]
 impl SharedTree {
     fn create_check_then_act(&self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
-        let free = self.read_lock().stat(path) == Err(Errno::ENOENT);
+        let free = self.query(|t| t.stat(path)) == Err(Errno::ENOENT);
         if !free {
-            return self.write_lock().create(path, content);
+            return self.atomically(|t| t.create(path, content));
         }
         yield_now();
-        let mut t = self.write_lock();
-        match t.create(path, content) {
+        self.atomically(|t| match t.create(path, content) {
             // "It was free when I looked": the entry is taken to be ours.
             Err(Errno::EEXIST) => t.stat(path).map(|s| s.ino),
             r => r,
-        }
+        })
     }
 
     fn readdir_torn(
@@ -273,12 +354,12 @@ impl SharedTree {
         let order = removable_paths(&self.read_lock(), path);
         let Some(order) = order else {
             // Whatever would make a step fail: the whole op, atomically, for its error.
-            return self.write_lock().remove_subtree(path);
+            return self.atomically(|t| t.remove_subtree(path));
         };
         let mut removed = 0;
         for p in order.iter().rev() {
             yield_now();
-            self.write_lock().remove(p)?;
+            self.atomically(|t| t.remove(p))?;
             removed += 1;
         }
         Ok(removed)
@@ -313,11 +394,11 @@ impl PseudoFs for SharedTree {
     }
 
     fn limits(&self) -> Limits {
-        self.read_lock().limits()
+        self.query(|t| t.limits())
     }
 
     fn mkdir(&mut self, path: &[u8]) -> Result<Ino, Errno> {
-        self.write_lock().mkdir(path)
+        self.atomically(|t| t.mkdir(path))
     }
 
     fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
@@ -325,55 +406,55 @@ impl PseudoFs for SharedTree {
         if self.race() == Some(Race::CreateCheckThenAct) {
             return self.create_check_then_act(path, content);
         }
-        self.write_lock().create(path, content)
+        self.atomically(|t| t.create(path, content))
     }
 
     fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno> {
-        self.write_lock().symlink(path, target)
+        self.atomically(|t| t.symlink(path, target))
     }
 
     fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
-        self.write_lock().listing(path)
+        self.atomically(|t| t.listing(path))
     }
 
     fn generated(&mut self, path: &[u8], source: &[u8]) -> Result<Ino, Errno> {
-        self.write_lock().generated(path, source)
+        self.atomically(|t| t.generated(path, source))
     }
 
     fn source_add(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
-        self.write_lock().source_add(source, item)
+        self.atomically(|t| t.source_add(source, item))
     }
 
     fn source_remove(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
-        self.write_lock().source_remove(source, item)
+        self.atomically(|t| t.source_remove(source, item))
     }
 
     fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
-        self.write_lock().register(dir, table)
+        self.atomically(|t| t.register(dir, table))
     }
 
     fn register_ns(&mut self, ns: NsId, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
-        self.write_lock().register_ns(ns, dir, table)
+        self.atomically(|t| t.register_ns(ns, dir, table))
     }
 
     fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
-        self.write_lock().unregister(header)
+        self.atomically(|t| t.unregister(header))
     }
 
     fn ns_create(&mut self, uid: Id, gid: Id) -> Result<NsId, Errno> {
-        self.write_lock().ns_create(uid, gid)
+        self.atomically(|t| t.ns_create(uid, gid))
     }
 
     fn ns_destroy(&mut self, ns: NsId) -> Result<u64, Errno> {
-        self.write_lock().ns_destroy(ns)
+        self.atomically(|t| t.ns_destroy(ns))
     }
 
     fn stat_in(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
-        self.read_lock().stat_in(view, path)
+        self.query(|t| t.stat_in(view, path))
     }
 
     fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
-        self.read_lock().lookup_at_in(view, dir, name)
+        self.query(|t| t.lookup_at_in(view, dir, name))
     }
 
     fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
@@ -381,11 +462,11 @@ impl PseudoFs for SharedTree {
         if self.race() == Some(Race::ReaddirTornPage) && max >= 2 {
             return self.readdir_torn(view, dir, pos, max);
         }
-        self.read_lock().readdir_in(view, dir, pos, max)
+        self.query(|t| t.readdir_in(view, dir, pos, max))
     }
 
     fn remove(&mut self, path: &[u8]) -> Result<(), Errno> {
-        self.write_lock().remove(path)
+        self.atomically(|t| t.remove(path))
     }
 
     fn remove_subtree(&mut self, path: &[u8]) -> Result<u64, Errno> {
@@ -393,11 +474,11 @@ impl PseudoFs for SharedTree {
         if self.race() == Some(Race::RemoveSubtreeInSteps) {
             return self.remove_subtree_in_steps(path);
         }
-        self.write_lock().remove_subtree(path)
+        self.atomically(|t| t.remove_subtree(path))
     }
 
     fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
-        self.write_lock().mark_permanent(path)
+        self.atomically(|t| t.mark_permanent(path))
     }
 
     fn open_in(&mut self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
@@ -409,23 +490,23 @@ impl PseudoFs for SharedTree {
     }
 
     fn read_at(&mut self, handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno> {
-        let cached = self.read_lock().read_at_cached(handle, offset, len);
+        let cached = self.handle_path(|a, b| a.read_at_cached(b, handle, offset, len));
         match cached {
             Some(r) => r,
-            None => self.write_lock().read_at(handle, offset, len),
+            None => self.atomically(|t| t.read_at(handle, offset, len)),
         }
     }
 
     fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno> {
-        self.write_lock().write(handle, content)
+        self.atomically(|t| t.write(handle, content))
     }
 
     fn chmod_in(&mut self, view: View, path: &[u8], mode: Mode) -> Result<(), Errno> {
-        self.write_lock().chmod_in(view, path, mode)
+        self.atomically(|t| t.chmod_in(view, path, mode))
     }
 
     fn chown_in(&mut self, view: View, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
-        self.write_lock().chown_in(view, path, uid, gid)
+        self.atomically(|t| t.chown_in(view, path, uid, gid))
     }
 
     fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
@@ -439,7 +520,9 @@ impl PseudoFs for SharedTree {
     fn stats(&self) -> Stats {
         // Exclusive: a shared open takes its id, then adds its handle to the count, so the
         // count is whole only while no shared open or close runs.
-        let stats = self.write_lock().stats();
+        // With the gate exclusive: the handle path adds a handle on each copy in turn, so a
+        // copy's count is whole only while no handle path runs.
+        let stats = self.query_whole(Tree::stats);
         #[cfg(feature = "races")]
         if self.race() == Some(Race::OpenCountLostUpdate) {
             return Stats {
@@ -451,18 +534,126 @@ impl PseudoFs for SharedTree {
     }
 
     fn check_invariants(&self) -> Result<(), InvariantViolation> {
-        self.write_lock().check_invariants()
+        let _gate = exclusive(&self.inner.gate);
+        self.read_lock().check_invariants()?;
+        self.copies_agree()
     }
 
     fn check_invariants_near(&self, dirs: &[Ino]) -> Result<(), InvariantViolation> {
-        self.write_lock().check_invariants_near(dirs)
+        self.query_whole(|t| t.check_invariants_near(dirs))
     }
 
     fn dump(&self) -> String {
-        self.write_lock().dump()
+        self.query_whole(|t| t.dump())
     }
 
     fn fingerprint(&self) -> u64 {
-        self.write_lock().fingerprint()
+        self.query_whole(|t| t.fingerprint())
+    }
+}
+
+#[cfg(all(test, not(pdtree_shuttle)))]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    /// The two copies' dumps, under the gate.
+    fn dumps(t: &SharedTree) -> [String; 2] {
+        let _gate = exclusive(&t.inner.gate);
+        t.inner.copies.each_ref().map(|c| shared(c).dump())
+    }
+
+    /// A tree with a permanent generated file, its rendering cached, and a plain file.
+    fn fixture() -> SharedTree {
+        let mut t = Tree::with_seed(Limits::default(), 1);
+        t.source_add(b"fs", b"ext4").unwrap();
+        t.generated(b"/fs", b"fs").unwrap();
+        t.mark_permanent(b"/fs").unwrap();
+        let h = t.open(b"/fs").unwrap();
+        t.read(h).unwrap();
+        t.close(h).unwrap();
+        t.create(b"/f", b"1\n").unwrap();
+        SharedTree::new(t)
+    }
+
+    #[test]
+    fn every_path_leaves_the_copies_equal() {
+        let mut t = fixture();
+        t.mkdir(b"/net").unwrap();
+        // Each step, then the copies compared: a later change would make them equal again.
+        let equal = |t: &SharedTree, step: &str| {
+            let [a, b] = dumps(t);
+            assert_eq!(a, b, "after {step}");
+            assert_eq!(t.check_invariants(), Ok(()), "after {step}");
+        };
+        let kept = t.open(b"/fs").unwrap(); // the handle path
+        equal(&t, "a permanent open");
+        assert_eq!(t.read_at(kept, 0, 2).unwrap(), b"ex");
+        equal(&t, "a cached read");
+        let referenced = t.open(b"/f").unwrap(); // a change: it takes a reference
+        t.remove(b"/f").unwrap();
+        equal(&t, "an open that takes a reference, and a remove");
+        t.source_add(b"fs", b"xfs").unwrap(); // the next fresh read builds, as a change
+        assert_eq!(t.read_at(kept, 2, 10).unwrap(), b"t4\n"); // continued: the snapshot
+        equal(&t, "a continued read");
+        assert_eq!(t.read(kept).unwrap(), b"ext4\nxfs\n");
+        equal(&t, "a read that builds");
+        let other = t.open(b"/fs").unwrap();
+        t.close(other).unwrap();
+        equal(&t, "a permanent close");
+        assert!(dumps(&t)[0].contains("handle"));
+        t.close(referenced).unwrap();
+        t.close(kept).unwrap();
+        assert_eq!(t.stats().handles, 0);
+        equal(&t, "the last closes");
+    }
+
+    #[test]
+    fn a_change_that_depends_on_more_than_the_tree_breaks_an_invariant() {
+        let t = fixture();
+        let runs = Cell::new(0);
+        // Answers the same on both copies, but makes a different name on each.
+        t.atomically(|t| {
+            runs.set(runs.get() + 1);
+            t.create(format!("/run{}", runs.get()).as_bytes(), b"")
+                .map(|_| ())
+        })
+        .unwrap();
+        let broken = t.check_invariants().unwrap_err();
+        assert_eq!(broken.invariant, 4, "{broken}");
+        assert!(broken.detail.contains("two copies differ"), "{broken}");
+    }
+
+    #[test]
+    fn threads_on_every_path_leave_the_copies_equal() {
+        let t = fixture();
+        std::thread::scope(|s| {
+            for thread in 0..2 {
+                let mut t = t.clone();
+                s.spawn(move || {
+                    for i in 0..300 {
+                        let h = t.open(b"/fs").unwrap();
+                        t.read(h).unwrap();
+                        t.close(h).unwrap();
+                        t.create(format!("/t{thread}-{i}").as_bytes(), b"").unwrap();
+                        if i % 50 == 0 {
+                            t.source_add(b"fs", format!("i{thread}-{i}").as_bytes())
+                                .unwrap();
+                        }
+                    }
+                });
+            }
+            let reader = t.clone();
+            s.spawn(move || {
+                for _ in 0..3000 {
+                    reader.stat(b"/f").unwrap();
+                }
+            });
+        });
+        assert_eq!(t.stats().live, 3 + 600);
+        let [a, b] = dumps(&t);
+        assert_eq!(a, b);
+        assert_eq!(t.check_invariants(), Ok(()));
     }
 }

@@ -1,7 +1,8 @@
 //! How often this thread crossed each of core's internal thresholds (feature
 //! `thresholds`, off by default): the code paths that only large directories, mass removals
 //! and index growth take, so a fuzzing campaign can show that it reached them. Counting is
-//! per thread, so a campaign that runs each input on one thread counts it exactly.
+//! per thread, so a campaign that runs each input on one thread counts it exactly. A
+//! `SharedTree` makes each change on both of its copies, so it counts each crossing twice.
 //!
 //! ```
 //! # #[cfg(feature = "thresholds")] {

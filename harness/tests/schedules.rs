@@ -15,6 +15,10 @@ use pdtree_harness::lincheck::{generate, judge, limits, run_round, NotLinearizab
 const SCHEDULES: usize = 300;
 /// The scheduler seed of the race searches.
 const SCHEDULE_SEED: u64 = 7;
+/// Programs a race search tries, each under `SCHEDULES` schedules. The torn readdir page
+/// needs a change's swap of the front copy to fall between the page's two halves: the
+/// first program that finds it is 171 (the others: 1, 3 and 5).
+const PROGRAMS: u64 = 400;
 
 /// One round of `program` on a fresh tree, panicking with the report if it is not
 /// linearizable: shuttle then prints the failing schedule and re-raises the panic.
@@ -62,9 +66,12 @@ fn every_planted_race_is_found_by_a_seeded_schedule_and_replays() {
                 shuttle::check_random_with_seed(f, SCHEDULE_SEED, SCHEDULES)
             })))
         };
-        let found = (1..=50).find_map(|seed| search(seed).map(|m| (seed, m)));
+        let found = (1..=PROGRAMS).find_map(|seed| search(seed).map(|m| (seed, m)));
         let Some((seed, report)) = found else {
-            panic!("{}: no schedule found it in 50 programs", race.name());
+            panic!(
+                "{}: no schedule found it in {PROGRAMS} programs",
+                race.name()
+            );
         };
         assert!(
             report.contains("not linearizable"),

@@ -21,7 +21,7 @@ pub(super) const UNLINKED: ArenaIndex = ArenaIndex::MAX;
 /// Names up to this many bytes live inside the entry.
 pub(super) const INLINE_NAME: usize = 14;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Entry {
     pub(super) ino: u64,
     pub(super) owner: OwnerWord,
@@ -109,7 +109,7 @@ impl OwnerWord {
 }
 
 /// A name: inline up to [`INLINE_NAME`] bytes, else one heap allocation behind a thin pointer.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) enum Name {
     Inline { len: u8, bytes: [u8; INLINE_NAME] },
     Heap(Box<Box<[u8]>>),
@@ -193,7 +193,7 @@ pub(super) fn content_shared(c: &Content) -> Arc<[u8]> {
     }
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) enum Body {
     Dir(Box<Dir>),
     File(Content),

@@ -1,16 +1,18 @@
 //! Open handles, and the paths that open, read and close handles of permanent entries with
-//! only a shared borrow of the tree (for [`crate::SharedTree`]'s shared lock).
+//! only a shared borrow of the tree (for [`crate::SharedTree`]'s handle path, which makes
+//! each change on both of its copies).
 //!
 //! The table is sharded, each shard behind a mutex. A `&mut Tree` method reaches a shard
 //! with `Mutex::get_mut`, which takes no lock, so the sequential tree pays nothing for them;
-//! the shared paths lock one shard for the few steps that change it. A permanent entry
-//! cannot be removed, unmarked or given references (§7), so everything else a shared path
-//! reads of it stays as it is while the caller's shared lock is held.
+//! the shared paths lock one shard of each copy for the few steps that change it. A
+//! permanent entry cannot be removed, unmarked or given references (§7), so everything else
+//! a shared path reads of it stays as it is while the caller's shared borrows are held.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 
 use crossbeam_utils::CachePadded;
+use rustc_hash::FxBuildHasher;
 
 use crate::sync::{AtomicU64, Mutex, MutexGuard, Ordering};
 use crate::types::{Errno, HandleId, View};
@@ -34,12 +36,19 @@ pub(super) struct Handle {
 /// on different handles lock different mutexes (each on its own cache line).
 const SHARDS: usize = 16;
 
-type Shard = CachePadded<Mutex<BTreeMap<HandleId, Handle>>>;
+/// A shard's handles by id. A hash map, not a B-tree: a B-tree frees its last node when it
+/// empties and allocates one on the next insert, which an open + close on a quiet shard
+/// pays every time. Ids are the tree's own, not user-chosen, so an unkeyed hash is safe.
+type HandleMap = HashMap<HandleId, Handle, FxBuildHasher>;
+
+type Shard = CachePadded<Mutex<HandleMap>>;
 
 /// The open handles by id, and the id the next `open` gets (ids are never reused).
 #[derive(Debug)]
 pub(super) struct Handles {
-    shards: [Shard; SHARDS],
+    /// Boxed: 16 cache-padded shards are 2 KiB or more, which every move of a tree (and a
+    /// `SharedTree`'s two) would otherwise copy on the stack.
+    shards: Box<[Shard; SHARDS]>,
     /// The next id. The shared paths take it with a `fetch_update`; ids are ordered as those
     /// updates are, which is the order the opens take effect in.
     next: AtomicU64,
@@ -54,14 +63,30 @@ fn shard_of(id: HandleId) -> usize {
 
 /// A shard through an exclusive borrow: no lock taken. A poisoned mutex (a panic while a
 /// shared path held it) still holds a whole map: those paths change it in single steps.
-fn exclusive(s: &mut Shard) -> &mut BTreeMap<HandleId, Handle> {
+fn exclusive(s: &mut Shard) -> &mut HandleMap {
     s.get_mut().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A copy with the same handles, ids and next id. Consistent as [`Handles::all`] is.
+impl Clone for Handles {
+    fn clone(&self) -> Handles {
+        let copy = Handles::new();
+        for (src, dst) in self.shards.iter().zip(copy.shards.iter()) {
+            let m = src.lock().unwrap_or_else(PoisonError::into_inner);
+            *dst.lock().unwrap_or_else(PoisonError::into_inner) = m.clone();
+        }
+        copy.next.store(self.next(), Ordering::SeqCst);
+        copy.count.store(self.len(), Ordering::SeqCst);
+        copy
+    }
 }
 
 impl Handles {
     pub(super) fn new() -> Handles {
         Handles {
-            shards: std::array::from_fn(|_| CachePadded::new(Mutex::new(BTreeMap::new()))),
+            shards: Box::new(std::array::from_fn(|_| {
+                CachePadded::new(Mutex::new(HandleMap::default()))
+            })),
             next: AtomicU64::new(1),
             count: AtomicU64::new(0),
         }
@@ -104,7 +129,7 @@ impl Handles {
     #[cfg(test)]
     pub(super) fn retain(&mut self, mut keep: impl FnMut(&Handle) -> bool) {
         let mut left = 0;
-        for s in &mut self.shards {
+        for s in self.shards.iter_mut() {
             exclusive(s).retain(|_, h| keep(h));
             left += exclusive(s).len() as u64;
         }
@@ -124,7 +149,7 @@ impl Handles {
     }
 
     /// The shard holding `id`, locked.
-    fn lock(&self, id: HandleId) -> MutexGuard<'_, BTreeMap<HandleId, Handle>> {
+    fn lock(&self, id: HandleId) -> MutexGuard<'_, HandleMap> {
         self.shards[shard_of(id)]
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -139,7 +164,7 @@ impl Handles {
     /// caller holds the tree exclusively, or is the sequential tree).
     pub(super) fn all(&self) -> Vec<(HandleId, Handle)> {
         let mut v: Vec<(HandleId, Handle)> = Vec::new();
-        for s in &self.shards {
+        for s in self.shards.iter() {
             let m = s.lock().unwrap_or_else(PoisonError::into_inner);
             v.extend(m.iter().map(|(&id, h)| (id, h.clone())));
         }
@@ -195,10 +220,12 @@ impl Tree {
     }
 
     /// [`PseudoFs::open_in`](crate::PseudoFs::open_in) of a permanent entry, through a shared
-    /// borrow. `None`: the path is not a permanent entry, so opening it takes a reference and
+    /// borrow, done on this tree and on `mirror`, an equal copy of it (`SharedTree`'s other
+    /// copy). `None`: the path is not a permanent entry, so opening it takes a reference and
     /// needs `open_in`; errors are only those `open_in` would give.
     pub(crate) fn open_permanent(
         &self,
+        mirror: &Tree,
         view: View,
         path: &[u8],
     ) -> Option<Result<HandleId, Errno>> {
@@ -212,31 +239,39 @@ impl Tree {
         if !self.entry(slot).permanent() {
             return None;
         }
-        // The id and the insertion under the shard's lock are one step for anyone who can
-        // name the handle: only this call knows the id until it returns.
+        // The id and the insertions are one step for anyone who can name the handle: only
+        // this call knows the id until it returns. Ids are taken from this copy's counter
+        // alone, so the mirror's follows it (equal again once every handle path is done).
         let id = match self.handles.take_id_shared() {
             Ok(id) => id,
             Err(e) => return Some(Err(e)),
         };
+        mirror.handles.next.fetch_max(id + 1, Ordering::SeqCst);
         let h = Handle {
             slot,
             took_ref: false,
             pos: 0,
             snapshot: None,
         };
-        self.handles.insert_shared(id, h);
+        self.handles.insert_shared(id, h.clone());
+        mirror.handles.insert_shared(id, h);
         Some(Ok(id))
     }
 
-    /// [`PseudoFs::read_at`](crate::PseudoFs::read_at) through a shared borrow. `None`: the
-    /// read needs a rendering built, so it needs `read_at`.
+    /// [`PseudoFs::read_at`](crate::PseudoFs::read_at) through a shared borrow, on this tree
+    /// and `mirror` (as for [`Tree::open_permanent`]). `None`: the read needs a rendering
+    /// built, so it needs `read_at`.
     pub(crate) fn read_at_cached(
         &self,
+        mirror: &Tree,
         handle: HandleId,
         offset: u64,
         len: u64,
     ) -> Option<Result<Vec<u8>, Errno>> {
+        // Both shards locked for the whole step, always this copy's first: two paths on one
+        // handle then change the copies in the same order.
         let mut shard = self.handles.lock(handle);
+        let mut mirrored = mirror.handles.lock(handle);
         let Some(h) = shard.get_mut(&handle) else {
             return Some(Err(Errno::EBADF));
         };
@@ -250,13 +285,20 @@ impl Tree {
         let bytes = slice_of(&snap, offset, len);
         h.pos = offset + bytes.len() as u64;
         h.snapshot = Some(snap);
+        mirrored.insert(handle, h.clone());
         Some(Ok(bytes))
     }
 
-    /// [`PseudoFs::close`](crate::PseudoFs::close) through a shared borrow. `None`: the handle
-    /// holds a reference to give back, so closing it needs `close`.
-    pub(crate) fn close_unreferenced(&self, handle: HandleId) -> Option<Result<(), Errno>> {
+    /// [`PseudoFs::close`](crate::PseudoFs::close) through a shared borrow, on this tree and
+    /// `mirror` (as for [`Tree::open_permanent`]). `None`: the handle holds a reference to
+    /// give back, so closing it needs `close`.
+    pub(crate) fn close_unreferenced(
+        &self,
+        mirror: &Tree,
+        handle: HandleId,
+    ) -> Option<Result<(), Errno>> {
         let mut shard = self.handles.lock(handle);
+        let mut mirrored = mirror.handles.lock(handle);
         let Some(h) = shard.get(&handle) else {
             return Some(Err(Errno::EBADF));
         };
@@ -265,6 +307,9 @@ impl Tree {
         }
         shard.remove(&handle);
         self.handles.removed_shared();
+        if mirrored.remove(&handle).is_some() {
+            mirror.handles.removed_shared();
+        }
         Some(Ok(()))
     }
 }

@@ -60,7 +60,7 @@ const ROOT_SLOT: ArenaIndex = 0;
 /// sentinel).
 const MAX_ALLOCATED: u64 = ArenaIndex::MAX as u64;
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Dir {
     /// The shared children (every child, in a tree without namespaces).
     children: Children,
@@ -82,7 +82,7 @@ struct Dir {
     listing_cache: Option<(u64, Arc<[u8]>)>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Header {
     /// The namespace of a `register_ns` header; `None` for a shared one.
     ns: Option<NsId>,
@@ -110,6 +110,9 @@ struct Attrs {
 /// with a binary search, removal is O(log n) amortised and `remove_subtree` is linear in the
 /// subtree and iterative. All operations are in the [`PseudoFs`] trait.
 ///
+/// A clone is the same tree, open handles and the name-hash key included (O(n) time and
+/// memory); the two then change independently.
+///
 /// ```
 /// use pdtree::{Errno, PseudoFs, Tree};
 ///
@@ -122,7 +125,7 @@ struct Attrs {
 /// assert_eq!(t.create(b"/net/eth0", b""), Err(Errno::EEXIST));
 /// assert!(t.check_invariants().is_ok());
 /// ```
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Tree {
     limits: Limits,
     /// Arena. Invariant: `entries[0]` is the root; a `None` slot is on `free`.

@@ -21,7 +21,7 @@ use super::NameKeys;
 /// The index of a source in [`Sources::list`]; sources are never destroyed, so it is stable.
 pub(super) type SourceId = u32;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Source {
     pub(super) name: Box<[u8]>,
     /// Distinct items, insertion order (a re-added item goes last).
@@ -39,7 +39,7 @@ pub(super) struct Source {
 /// An item with its hash under the tree's secret keys: items are as user-chosen as names,
 /// so they are hashed the same keyed way. The index's own hasher only spreads this `u64`,
 /// so it needs no keys of its own.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Item {
     hash: u64,
     pub(super) bytes: Box<[u8]>,
@@ -106,7 +106,7 @@ impl Source {
 }
 
 /// Every source, by name (BTreeMap: the dump lists them by name bytes) and by id.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Sources {
     by_name: BTreeMap<Box<[u8]>, SourceId>,
     pub(super) list: Vec<Source>,

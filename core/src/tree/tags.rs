@@ -19,7 +19,7 @@ use crate::children::Children;
 use crate::types::{Errno, HeaderId, Id, NsId, Owner, View, NO_ID};
 
 /// One namespace's children of a directory.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct TagSet {
     pub(super) children: Children,
     /// Child directories in this set.
