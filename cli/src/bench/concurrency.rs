@@ -1,7 +1,7 @@
 //! Threads sharing one tree ([`SharedTree`]): the seed-004 case (open + read + close of a
 //! permanent, cached /proc/filesystems-like file) and `stat` with 1 and 2 threads, a reader's
-//! throughput while a writer registers tables in another directory, and what the lock costs
-//! one thread against the sequential [`Tree`].
+//! throughput while a writer registers tables in another directory, and what sharing costs
+//! one thread against the sequential [`Tree`], for reads and for a change.
 //!
 //! Each figure is operations completed in a fixed wall-clock window; each ratio is the
 //! median of five rounds in which the series alternate, all in one run.
@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
-use pdtree::{PseudoFs, SharedTree, Tree};
+use pdtree::{PseudoFs, Row, SharedTree, Tree};
 
 use super::cases::{conf_table, BenchRun};
 use super::Goal;
@@ -174,7 +174,52 @@ pub(super) fn concurrency_case(r: &mut BenchRun<'_>) {
             |x| x >= 0.9,
         );
     }
+    change_on_one_thread(r, window);
     reader_beside_writer(r, window);
+}
+
+/// Registers the next conf table, `net/ipv4/conf/if<n>`.
+fn register_next<T: PseudoFs>(t: &mut T, n: &mut u64, rows: &[Row]) {
+    let dir = format!("net/ipv4/conf/if{n:08}");
+    t.register(dir.as_bytes(), rows).expect("register");
+    *n += 1;
+}
+
+/// What a change costs one thread: registering tables on `SharedTree` (which makes every
+/// change on both of its copies) against `Tree`, each growing its own tree.
+fn change_on_one_thread(r: &mut BenchRun<'_>, window: Duration) {
+    let rows = conf_table();
+    let (mut plain, mut shared) = (fixture(), SharedTree::new(fixture()));
+    let (mut on_plain, mut on_shared, mut ratios) = (0, 0, Vec::new());
+    let (mut seq, mut one) = (0.0, 0.0);
+    for _ in 0..ROUNDS {
+        let secs = window.as_secs_f64();
+        seq = count_for(window, || register_next(&mut plain, &mut on_plain, &rows)) as f64 / secs;
+        one = count_for(window, || register_next(&mut shared, &mut on_shared, &rows)) as f64 / secs;
+        ratios.push(one / seq);
+    }
+    let ratios = spread(ratios);
+    let per_sec = |ops: f64| format!("{:.1} k/s", ops / 1e3);
+    push(
+        r,
+        "register a 20-row table: Tree, 1 thread (last round)".into(),
+        per_sec(seq),
+    );
+    push(
+        r,
+        "register a 20-row table: SharedTree, 1 thread".into(),
+        format!(
+            "{} (last round); {}",
+            per_sec(one),
+            ratio_text(ratios, "Tree")
+        ),
+    );
+    goal(
+        r,
+        "register: SharedTree on 1 thread within 10% of Tree".into(),
+        ratios,
+        |x| x >= 0.9,
+    );
 }
 
 /// A reader's `stat` throughput alone, then while another thread registers tables under
@@ -212,11 +257,10 @@ fn beside_a_writer(shared: &SharedTree, window: Duration, first: u64) -> (f64, u
     let rows = conf_table();
     std::thread::scope(|s| {
         let writer = s.spawn(|| {
-            let mut n = first;
+            let (mut w, mut n) = (shared.clone(), first);
             while !stop.load(Ordering::Relaxed) {
                 let dir = format!("net/ipv4/conf/if{n:08}");
-                let table = shared.write_lock().register(dir.as_bytes(), &rows);
-                table.expect("register");
+                w.register(dir.as_bytes(), &rows).expect("register");
                 n += 1;
             }
             n
