@@ -188,8 +188,10 @@ impl SharedTree {
 
     /// The tree for reading, shared with other readers: several queries under one guard see
     /// one state. Changes go on while it is held, on the other copy, until a change needs
-    /// this copy back: then that change (and the ones after it) waits until the guard is
-    /// dropped, so hold it briefly.
+    /// this copy back: then that change (and the changes and handle paths after it) waits
+    /// until the guard is dropped. So hold it briefly, and make no change and no open, read
+    /// or close on this tree from the thread that holds it: that thread would wait for
+    /// itself.
     ///
     /// ```
     /// use pdtree::{PseudoFs, SharedTree, Tree};
