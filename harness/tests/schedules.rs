@@ -7,9 +7,9 @@
 
 use std::panic::{self, AssertUnwindSafe};
 
-use pdtree::{Race, SharedTree};
-use pdtree_harness::core_tree;
+use pdtree::{PseudoFs, Race, SharedTree};
 use pdtree_harness::lincheck::{generate, judge, limits, run_round, NotLinearizable, Program};
+use pdtree_harness::{core_tree, Op};
 
 /// Schedules per program.
 const SCHEDULES: usize = 300;
@@ -21,7 +21,8 @@ const SCHEDULE_SEED: u64 = 7;
 const PROGRAMS: u64 = 400;
 
 /// One round of `program` on a fresh tree, panicking with the report if it is not
-/// linearizable: shuttle then prints the failing schedule and re-raises the panic.
+/// linearizable, or with the broken invariant if it leaves the tree broken: shuttle then
+/// prints the failing schedule and re-raises the panic.
 fn round(seed: u64, program: Program, race: Option<Race>) -> impl Fn() + Send + Sync + 'static {
     move || {
         let tree = core_tree(limits());
@@ -29,9 +30,13 @@ fn round(seed: u64, program: Program, race: Option<Race>) -> impl Fn() + Send + 
             Some(r) => SharedTree::with_race(tree, r),
             None => SharedTree::new(tree),
         };
-        let events = run_round(&program, tree);
+        let events = run_round(&program, tree.clone());
         if let Some(failed) = judge(&program, 1, events) {
             panic!("{}", NotLinearizable::new(seed, program.clone(), failed));
+        }
+        // Every interleaving also leaves a whole tree, its two copies equal.
+        if let Err(broken) = tree.check_invariants() {
+            panic!("program {seed}: after the round, {broken}");
         }
     }
 }
@@ -54,6 +59,57 @@ fn shared_tree_holds_under_random_and_pct_schedules() {
         shuttle::check_random_with_seed(round(seed, p.clone(), None), seed, SCHEDULES);
         shuttle::check_pct(round(seed, p, None), SCHEDULES, 3);
     }
+}
+
+/// Threads opening, reading and closing the permanent `/a/x` (the handle path, which changes
+/// both of `SharedTree`'s copies) between changes. Generated programs seldom close a
+/// permanent handle, so this one does it in two threads and leaves handles open in the
+/// third.
+fn handle_paths() -> Program {
+    let open = |slot| Op::Open {
+        view: 0,
+        slot,
+        path: b"/a/x".to_vec(),
+    };
+    let create = |path: &[u8]| Op::Create {
+        path: path.to_vec(),
+        content: vec![],
+    };
+    let threads = vec![
+        vec![
+            open(0),
+            Op::Read { slot: 0 },
+            Op::Close { slot: 0 },
+            open(1),
+            Op::Close { slot: 1 },
+        ],
+        vec![
+            open(4),
+            Op::Close { slot: 4 },
+            create(b"/a/w"),
+            Op::Remove {
+                path: b"/a/w".to_vec(),
+            },
+            Op::Stats,
+        ],
+        vec![
+            create(b"/b/v"),
+            open(8),
+            Op::Read { slot: 8 },
+            Op::Stats,
+            open(9), // 8 and 9 stay open: their read positions are compared at the end
+        ],
+    ];
+    Program {
+        setup: generate(1, 1, 0).setup,
+        threads,
+    }
+}
+
+#[test]
+fn handle_paths_beside_changes_hold_under_random_and_pct_schedules() {
+    shuttle::check_random_with_seed(round(0, handle_paths(), None), 1, SCHEDULES);
+    shuttle::check_pct(round(0, handle_paths(), None), SCHEDULES, 3);
 }
 
 #[test]
