@@ -520,10 +520,8 @@ impl PseudoFs for SharedTree {
     }
 
     fn stats(&self) -> Stats {
-        // Exclusive: a shared open takes its id, then adds its handle to the count, so the
-        // count is whole only while no shared open or close runs.
-        // With the gate exclusive: the handle path adds a handle on each copy in turn, so a
-        // copy's count is whole only while no handle path runs.
+        // With the gate exclusive: the handle path takes an id, then adds the handle to each
+        // copy in turn, so a copy's count is whole only while no handle path runs.
         let stats = self.query_whole(Tree::stats);
         #[cfg(feature = "races")]
         if self.race() == Some(Race::OpenCountLostUpdate) {

@@ -191,9 +191,8 @@ fn change_on_one_thread(r: &mut BenchRun<'_>, window: Duration) {
     let rows = conf_table();
     let (mut plain, mut shared) = (fixture(), SharedTree::new(fixture()));
     let (mut on_plain, mut on_shared, mut ratios) = (0, 0, Vec::new());
-    let (mut seq, mut one) = (0.0, 0.0);
+    let (mut seq, mut one, secs) = (0.0, 0.0, window.as_secs_f64());
     for _ in 0..ROUNDS {
-        let secs = window.as_secs_f64();
         seq = count_for(window, || register_next(&mut plain, &mut on_plain, &rows)) as f64 / secs;
         one = count_for(window, || register_next(&mut shared, &mut on_shared, &rows)) as f64 / secs;
         ratios.push(one / seq);
