@@ -15,14 +15,16 @@
 //!   deterministic, so both applications answer the same and leave the copies equal.
 //! - The handle path (`open`, `read`/`read_at`, `close` of handles that hold no reference,
 //!   on permanent entries, when the read needs no rendering built) holds the gate shared and
-//!   does its few handle-table changes on both copies, under one shard of each copy's
-//!   handle table. These run in parallel with each other and with queries; a change waits
-//!   for them and they for a change.
+//!   does its few handle-table changes on the front copy, under one shard of its handle
+//!   table, noting what it changed. These run in parallel with each other and with queries;
+//!   a change waits for them and they for a change. A change first brings the back copy's
+//!   handle table up to date from those notes (`Tree::catch_up`).
 //! - `stats`, `dump`, `fingerprint` and the invariant checks hold the gate exclusively,
 //!   since the handle path changes the handle table under a shared gate.
 //!
 //! Invariant: whenever the gate is free, the two copies are the same tree (slot for slot,
-//! id for id); `check_invariants` compares their fingerprints. Each operation takes effect
+//! id for id) once the back copy has caught up with the handle paths since the last change;
+//! `check_invariants` catches it up and compares their fingerprints. Each operation takes effect
 //! at one instant inside its call (a change at its swap of the front copy, a query when it
 //! reads the index), so every operation is linearizable, and every SPEC rule holds because
 //! the sequential tree does all the work. `pdtree_harness::lincheck` checks that claim, with
@@ -79,8 +81,10 @@ pub struct SharedTree {
 
 #[derive(Debug)]
 struct Inner {
-    /// The two copies. Invariant: equal whenever `gate` is free; while a change holds it, the
-    /// front copy is never behind the back one.
+    /// The two copies. Invariant: equal whenever `gate` is free, once the back copy has
+    /// caught up with the handle paths since the last change (they change the front copy's
+    /// handle table alone); while a change holds the gate, the front copy is never behind
+    /// the back one.
     copies: [RwLock<Tree>; 2],
     /// The index of the front copy, the one queries read: 0 or 1. Stored only by a change,
     /// which holds `gate` exclusively and the copy it names exclusively.
@@ -210,7 +214,8 @@ impl SharedTree {
     /// `change` runs twice, once on each copy of the tree, so it must depend on nothing but
     /// the tree it is given (no clock, no counter, no randomness, no side effect): both runs
     /// must answer the same, which debug builds assert. Cost: twice `change`, plus locking
-    /// every shard of three locks.
+    /// every shard of three locks, plus copying the handles that opens, reads and closes on
+    /// the handle path changed since the last change.
     ///
     /// ```
     /// use pdtree::{PseudoFs, SharedTree, Tree};
@@ -227,6 +232,7 @@ impl SharedTree {
         let back = 1 - front;
         let answer = {
             let mut t = exclusive(&self.inner.copies[back as usize]);
+            t.catch_up(&shared(&self.inner.copies[front as usize]));
             let answer = change(&mut t);
             // The instant the change takes effect: queries from here on read this copy.
             self.inner.front.store(back, Ordering::SeqCst);
@@ -245,12 +251,19 @@ impl SharedTree {
         query(&self.read_lock())
     }
 
-    /// `path` on both copies, in parallel with other handle paths and queries: the gate
-    /// shared keeps changes out, so the copies are equal when it starts.
-    fn handle_path<R>(&self, path: impl FnOnce(&Tree, &Tree) -> R) -> R {
+    /// `path` on the front copy, in parallel with other handle paths and queries: the gate
+    /// shared keeps changes out. The back copy catches up on the next change.
+    fn handle_path<R>(&self, path: impl FnOnce(&Tree) -> R) -> R {
         let _gate = shared(&self.inner.gate);
-        let [a, b] = &self.inner.copies;
-        path(&shared(a), &shared(b))
+        path(&self.read_lock())
+    }
+
+    /// Brings the back copy up to date with the handle paths since the last change. The
+    /// caller holds the gate exclusively.
+    fn catch_up(&self) {
+        let front = self.inner.front.load(Ordering::SeqCst) as usize;
+        let front_copy = shared(&self.inner.copies[front]);
+        exclusive(&self.inner.copies[1 - front]).catch_up(&front_copy);
     }
 
     /// `query` on the front copy while neither a change nor a handle path runs, for what
@@ -270,7 +283,7 @@ impl SharedTree {
     /// `open_in` on the handle path when the entry is permanent (no reference to take), else
     /// as a change. Between the two the entry may change: the change checks everything again.
     fn open_either(&self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
-        let fast = self.handle_path(|a, b| a.open_permanent(b, view, path));
+        let fast = self.handle_path(|t| t.open_permanent(view, path));
         match fast {
             Some(r) => r,
             None => self.atomically(|t| t.open_in(view, path)),
@@ -279,16 +292,17 @@ impl SharedTree {
 
     /// `close` on the handle path when the handle holds no reference, else as a change.
     fn close_either(&self, handle: HandleId) -> Result<(), Errno> {
-        let fast = self.handle_path(|a, b| a.close_unreferenced(b, handle));
+        let fast = self.handle_path(|t| t.close_unreferenced(handle));
         match fast {
             Some(r) => r,
             None => self.atomically(|t| t.close(handle)),
         }
     }
 
-    /// Whether the two copies are the same tree, as their invariant says they are between
-    /// changes. The caller holds the gate exclusively.
+    /// Whether the two copies are the same tree once the back one has caught up, as their
+    /// invariant says. The caller holds the gate exclusively.
     fn copies_agree(&self) -> Result<(), InvariantViolation> {
+        self.catch_up();
         let [a, b] = &self.inner.copies;
         let (a, b) = (shared(a).fingerprint(), shared(b).fingerprint());
         if a == b {
@@ -492,7 +506,7 @@ impl PseudoFs for SharedTree {
     }
 
     fn read_at(&mut self, handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno> {
-        let cached = self.handle_path(|a, b| a.read_at_cached(b, handle, offset, len));
+        let cached = self.handle_path(|t| t.read_at_cached(handle, offset, len));
         match cached {
             Some(r) => r,
             None => self.atomically(|t| t.read_at(handle, offset, len)),
@@ -520,8 +534,8 @@ impl PseudoFs for SharedTree {
     }
 
     fn stats(&self) -> Stats {
-        // With the gate exclusive: the handle path takes an id, then adds the handle to each
-        // copy in turn, so a copy's count is whole only while no handle path runs.
+        // With the gate exclusive: the handle path takes an id, then adds the handle, so the
+        // count is whole only while no handle path runs.
         let stats = self.query_whole(Tree::stats);
         #[cfg(feature = "races")]
         if self.race() == Some(Race::OpenCountLostUpdate) {
@@ -558,9 +572,10 @@ mod tests {
 
     use super::*;
 
-    /// The two copies' dumps, under the gate.
+    /// The two copies' dumps, under the gate, once the back copy has caught up.
     fn dumps(t: &SharedTree) -> [String; 2] {
         let _gate = exclusive(&t.inner.gate);
+        t.catch_up();
         t.inner.copies.each_ref().map(|c| shared(c).dump())
     }
 
@@ -607,6 +622,48 @@ mod tests {
         t.close(kept).unwrap();
         assert_eq!(t.stats().handles, 0);
         equal(&t, "the last closes");
+    }
+
+    #[test]
+    fn a_change_after_many_handle_paths_catches_up() {
+        let mut t = fixture();
+        // More handle paths than a shard lists one by one: the change copies the shard.
+        let kept: Vec<HandleId> = (0..3).map(|_| t.open(b"/fs").unwrap()).collect();
+        for _ in 0..200 {
+            let h = t.open(b"/fs").unwrap();
+            t.read_at(h, 0, 3).unwrap();
+            t.close(h).unwrap();
+        }
+        t.read_at(kept[1], 0, 2).unwrap();
+        t.create(b"/g", b"").unwrap(); // a change: the back copy catches up first
+        t.create(b"/h", b"").unwrap(); // and the other copy, after it
+        assert_eq!(t.read_at(kept[1], 2, 3).unwrap(), b"t4\n");
+        let [a, b] = dumps(&t);
+        assert_eq!(a, b);
+        assert_eq!(t.stats().handles, 3);
+        for h in kept {
+            t.close(h).unwrap();
+        }
+        assert_eq!(t.check_invariants(), Ok(()));
+    }
+
+    #[test]
+    fn a_handle_opened_on_one_thread_is_read_and_closed_on_another() {
+        let t = fixture();
+        let handles: Vec<HandleId> = std::thread::scope(|s| {
+            let mut t = t.clone();
+            s.spawn(move || (0..20).map(|_| t.open(b"/fs").unwrap()).collect())
+                .join()
+                .unwrap()
+        });
+        let mut other = t.clone();
+        for &h in &handles {
+            assert_eq!(other.read(h).unwrap(), b"ext4\n");
+            other.close(h).unwrap();
+            assert_eq!(other.close(h), Err(Errno::EBADF));
+        }
+        assert_eq!(t.stats().handles, 0);
+        assert_eq!(t.check_invariants(), Ok(()));
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! Open handles, and the paths that open, read and close handles of permanent entries with
-//! only a shared borrow of the tree (for [`crate::SharedTree`]'s handle path, which makes
-//! each change on both of its copies).
+//! only a shared borrow of the tree (for [`crate::SharedTree`]'s handle path).
 //!
 //! The table is sharded, each shard behind a mutex. A `&mut Tree` method reaches a shard
 //! with `Mutex::get_mut`, which takes no lock, so the sequential tree pays nothing for them;
-//! the shared paths lock one shard of each copy for the few steps that change it. A
-//! permanent entry cannot be removed, unmarked or given references (§7), so everything else
-//! a shared path reads of it stays as it is while the caller's shared borrows are held.
+//! the shared paths lock one shard for the few steps that change it. A permanent entry
+//! cannot be removed, unmarked or given references (§7), so everything else a shared path
+//! reads of it stays as it is while the caller's shared borrow is held.
+//!
+//! A shared path changes this tree's table only. Each shard lists what it changed that way
+//! (`Unmirrored`), and [`Tree::catch_up`] copies just that into the other copy of a
+//! `SharedTree` before the next change, so the handle path does its table work once.
 
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
@@ -32,8 +35,9 @@ pub(super) struct Handle {
     pub(super) snapshot: Option<Arc<[u8]>>,
 }
 
-/// Shards of the handle table: a handle lives in shard `id % SHARDS`, so threads working
-/// on different handles lock different mutexes (each on its own cache line).
+/// Shards of the handle table. A handle lives in the shard of the thread that opened it
+/// (`home_shard`), so threads working on their own handles lock different mutexes, each on
+/// its own cache lines; a handle used from another thread is found by searching the rest.
 const SHARDS: usize = 16;
 
 /// A shard's handles by id. A hash map, not a B-tree: a B-tree frees its last node when it
@@ -41,54 +45,117 @@ const SHARDS: usize = 16;
 /// pays every time. Ids are the tree's own, not user-chosen, so an unkeyed hash is safe.
 type HandleMap = HashMap<HandleId, Handle, FxBuildHasher>;
 
-type Shard = CachePadded<Mutex<HandleMap>>;
+/// Ids a shard may list as unmirrored beyond twice its handles before it lists them all:
+/// catching up then costs O(handles) either way, and the list cannot grow without bound
+/// while no change comes.
+const UNMIRRORED_SLACK: usize = 64;
+
+/// What the shared paths changed in a shard since the other copy last caught up.
+#[derive(Debug, Clone)]
+enum Unmirrored {
+    /// These ids (an id may repeat): each is now as the shard holds it, or gone.
+    Ids(Vec<HandleId>),
+    /// Too many ids to list: the other copy takes the whole shard.
+    All,
+}
+
+#[derive(Debug)]
+struct Shard {
+    map: HandleMap,
+    unmirrored: Unmirrored,
+}
+
+impl Shard {
+    /// Notes that a shared path changed handle `id`.
+    fn unmirrored(&mut self, id: HandleId) {
+        if let Unmirrored::Ids(ids) = &mut self.unmirrored {
+            ids.push(id);
+            if ids.len() > 2 * self.map.len() + UNMIRRORED_SLACK {
+                self.unmirrored = Unmirrored::All;
+            }
+        }
+    }
+}
+
+/// A shard and its length, on a cache line of their own (`repr(C)` keeps `len` on the
+/// mutex's line, which a shared path has just taken). Invariant: `len` is `map.len()`
+/// whenever the mutex is free; it lets `stats` (which the harness calls after every op)
+/// count handles without locking every shard.
+#[derive(Debug)]
+#[repr(C)]
+struct ShardCell {
+    len: AtomicU64,
+    shard: Mutex<Shard>,
+}
 
 /// The open handles by id, and the id the next `open` gets (ids are never reused).
 #[derive(Debug)]
 pub(super) struct Handles {
     /// Boxed: 16 cache-padded shards are 2 KiB or more, which every move of a tree (and a
     /// `SharedTree`'s two) would otherwise copy on the stack.
-    shards: Box<[Shard; SHARDS]>,
+    shards: Box<[CachePadded<ShardCell>; SHARDS]>,
     /// The next id. The shared paths take it with a `fetch_update`; ids are ordered as those
-    /// updates are, which is the order the opens take effect in.
-    next: AtomicU64,
-    /// Open handles: the sum of the shards' lengths, kept so that `stats` (which the harness
-    /// calls after every op) need not lock every shard.
-    count: AtomicU64,
+    /// updates are, which is the order the opens take effect in. On a line of its own: every
+    /// shared open writes it, and the tree's fields beside it are what every reader reads.
+    next: CachePadded<AtomicU64>,
 }
 
-fn shard_of(id: HandleId) -> usize {
-    (id % SHARDS as u64) as usize
+/// The shard this thread adds handles to. Threads take shards in turn, so that up to
+/// `SHARDS` threads each open, read and close in a shard (and on cache lines) of their own:
+/// placing handles by id instead sent every shard's lines from core to core, since
+/// consecutive ids go to different threads. Where a handle lives is never visible: lookups
+/// search every shard, and listings sort by id.
+fn home_shard() -> usize {
+    static TAKEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    thread_local! {
+        static HOME: usize = TAKEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % SHARDS;
+    }
+    HOME.with(|h| *h)
+}
+
+/// Shard indexes in the order a lookup searches them: this thread's first.
+fn search_order() -> impl Iterator<Item = usize> {
+    let home = home_shard();
+    (0..SHARDS).map(move |i| (home + i) % SHARDS)
 }
 
 /// A shard through an exclusive borrow: no lock taken. A poisoned mutex (a panic while a
 /// shared path held it) still holds a whole map: those paths change it in single steps.
-fn exclusive(s: &mut Shard) -> &mut HandleMap {
-    s.get_mut().unwrap_or_else(PoisonError::into_inner)
+fn exclusive(c: &mut ShardCell) -> &mut Shard {
+    c.shard.get_mut().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// A copy with the same handles, ids and next id. Consistent as [`Handles::all`] is.
+fn locked(c: &ShardCell) -> MutexGuard<'_, Shard> {
+    c.shard.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn new_cell(map: HandleMap) -> CachePadded<ShardCell> {
+    let len = AtomicU64::new(map.len() as u64);
+    let shard = Mutex::new(Shard {
+        map,
+        unmirrored: Unmirrored::Ids(Vec::new()),
+    });
+    CachePadded::new(ShardCell { shard, len })
+}
+
+/// A copy with the same handles, ids and next id, and nothing unmirrored (a copy has no
+/// other copy to catch up). Consistent as [`Handles::all`] is.
 impl Clone for Handles {
     fn clone(&self) -> Handles {
-        let copy = Handles::new();
-        for (src, dst) in self.shards.iter().zip(copy.shards.iter()) {
-            let m = src.lock().unwrap_or_else(PoisonError::into_inner);
-            *dst.lock().unwrap_or_else(PoisonError::into_inner) = m.clone();
+        Handles {
+            shards: Box::new(std::array::from_fn(|i| {
+                new_cell(locked(&self.shards[i]).map.clone())
+            })),
+            next: CachePadded::new(AtomicU64::new(self.next())),
         }
-        copy.next.store(self.next(), Ordering::SeqCst);
-        copy.count.store(self.len(), Ordering::SeqCst);
-        copy
     }
 }
 
 impl Handles {
     pub(super) fn new() -> Handles {
         Handles {
-            shards: Box::new(std::array::from_fn(|_| {
-                CachePadded::new(Mutex::new(HandleMap::default()))
-            })),
-            next: AtomicU64::new(1),
-            count: AtomicU64::new(0),
+            shards: Box::new(std::array::from_fn(|_| new_cell(HandleMap::default()))),
+            next: CachePadded::new(AtomicU64::new(1)),
         }
     }
 
@@ -106,34 +173,42 @@ impl Handles {
         id
     }
 
-    pub(super) fn get_mut(&mut self, id: HandleId) -> Option<&mut Handle> {
-        exclusive(&mut self.shards[shard_of(id)]).get_mut(&id)
+    /// The shard holding `id`, through an exclusive borrow.
+    fn shard_holding(&mut self, id: HandleId) -> Option<&mut ShardCell> {
+        let i = search_order().find(|&i| exclusive(&mut self.shards[i]).map.contains_key(&id))?;
+        Some(&mut self.shards[i])
     }
 
+    pub(super) fn get_mut(&mut self, id: HandleId) -> Option<&mut Handle> {
+        exclusive(self.shard_holding(id)?).map.get_mut(&id)
+    }
+
+    /// Adds a handle under a new id.
     pub(super) fn insert(&mut self, id: HandleId, h: Handle) {
-        if exclusive(&mut self.shards[shard_of(id)])
-            .insert(id, h)
-            .is_none()
-        {
-            *self.count.get_mut() += 1;
-        }
+        debug_assert!(
+            self.shard_holding(id).is_none(),
+            "handle {id} inserted twice"
+        );
+        let cell = &mut self.shards[home_shard()];
+        exclusive(cell).map.insert(id, h);
+        *cell.len.get_mut() += 1;
     }
 
     pub(super) fn remove(&mut self, id: HandleId) -> Option<Handle> {
-        let h = exclusive(&mut self.shards[shard_of(id)]).remove(&id)?;
-        *self.count.get_mut() -= 1;
+        let cell = self.shard_holding(id)?;
+        let h = exclusive(cell).map.remove(&id)?;
+        *cell.len.get_mut() -= 1;
         Some(h)
     }
 
     /// Keeps the handles `keep` says yes to (tests break the tree with it).
     #[cfg(test)]
     pub(super) fn retain(&mut self, mut keep: impl FnMut(&Handle) -> bool) {
-        let mut left = 0;
-        for s in self.shards.iter_mut() {
-            exclusive(s).retain(|_, h| keep(h));
-            left += exclusive(s).len() as u64;
+        for cell in self.shards.iter_mut() {
+            let map = &mut exclusive(cell).map;
+            map.retain(|_, h| keep(h));
+            *cell.len.get_mut() = map.len() as u64;
         }
-        *self.count.get_mut() = left;
     }
 
     /// The next id, through a shared borrow.
@@ -142,31 +217,41 @@ impl Handles {
     }
 
     /// Takes the next id through a shared borrow: `ENOSPC` once ids are used up.
+    ///
+    /// One `fetch_add`, not a load and a compare-exchange: the counter's cache line then
+    /// crosses between cores once per open, not twice. Past the last id the counter is put
+    /// back to it; the add could wrap only after 2^64 opens, which no process makes.
     fn take_id_shared(&self) -> Result<HandleId, Errno> {
-        self.next
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |id| id.checked_add(1))
-            .map_err(|_| Errno::ENOSPC)
+        let id = self.next.fetch_add(1, Ordering::SeqCst);
+        if id == HandleId::MAX {
+            self.next.store(HandleId::MAX, Ordering::SeqCst);
+            return Err(Errno::ENOSPC);
+        }
+        Ok(id)
     }
 
-    /// The shard holding `id`, locked.
-    fn lock(&self, id: HandleId) -> MutexGuard<'_, HandleMap> {
-        self.shards[shard_of(id)]
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+    /// The shard holding `id`, locked, and its cell; `None` if no shard holds it. Shards are
+    /// locked one at a time: a handle never moves, so whether it is found is decided at the
+    /// instant its own shard is locked.
+    fn find(&self, id: HandleId) -> Option<(MutexGuard<'_, Shard>, &ShardCell)> {
+        search_order().find_map(|i| {
+            let cell: &ShardCell = &self.shards[i];
+            let shard = locked(cell);
+            shard.map.contains_key(&id).then_some((shard, cell))
+        })
     }
 
     /// The slot a handle holds.
     pub(super) fn slot_of(&self, id: HandleId) -> Option<ArenaIndex> {
-        self.lock(id).get(&id).map(|h| h.slot)
+        self.find(id).map(|(shard, _)| shard.map[&id].slot)
     }
 
     /// Every handle in id order, copied. Consistent only while no shared path runs (the
     /// caller holds the tree exclusively, or is the sequential tree).
     pub(super) fn all(&self) -> Vec<(HandleId, Handle)> {
         let mut v: Vec<(HandleId, Handle)> = Vec::new();
-        for s in self.shards.iter() {
-            let m = s.lock().unwrap_or_else(PoisonError::into_inner);
-            v.extend(m.iter().map(|(&id, h)| (id, h.clone())));
+        for cell in self.shards.iter() {
+            v.extend(locked(cell).map.iter().map(|(&id, h)| (id, h.clone())));
         }
         v.sort_unstable_by_key(|(id, _)| *id);
         v
@@ -174,20 +259,42 @@ impl Handles {
 
     /// How many handles are open; consistent as [`Handles::all`] is.
     pub(super) fn len(&self) -> u64 {
-        self.count.load(Ordering::SeqCst)
+        self.shards
+            .iter()
+            .map(|c| c.len.load(Ordering::SeqCst))
+            .sum()
     }
 
-    /// Adds a handle through a shared borrow, into its locked shard.
-    fn insert_shared(&self, id: HandleId, h: Handle) {
-        let mut shard = self.lock(id);
-        if shard.insert(id, h).is_none() {
-            self.count.fetch_add(1, Ordering::SeqCst);
+    /// Makes this table what `front` is, copying only what the shared paths changed in
+    /// `front` since the last catch-up (this table was equal to `front` then), and marks
+    /// `front` as mirrored. O(handles changed), at most O(handles).
+    fn catch_up(&mut self, front: &Handles) {
+        for (mine, theirs) in self.shards.iter_mut().zip(front.shards.iter()) {
+            let mut guard = locked(theirs);
+            let Shard { map, unmirrored } = &mut *guard;
+            let own = exclusive(mine);
+            debug_assert!(
+                matches!(&own.unmirrored, Unmirrored::Ids(ids) if ids.is_empty()),
+                "the copy catching up has shared-path changes of its own"
+            );
+            match unmirrored {
+                Unmirrored::Ids(ids) => {
+                    for id in ids.drain(..) {
+                        match map.get(&id) {
+                            Some(h) => own.map.insert(id, h.clone()),
+                            None => own.map.remove(&id),
+                        };
+                    }
+                }
+                Unmirrored::All => {
+                    own.map = map.clone();
+                    *unmirrored = Unmirrored::Ids(Vec::new());
+                }
+            }
+            let len = own.map.len() as u64;
+            *mine.len.get_mut() = len;
         }
-    }
-
-    /// Counts a handle taken out of its locked shard through a shared borrow.
-    fn removed_shared(&self) {
-        self.count.fetch_sub(1, Ordering::SeqCst);
+        *self.next.get_mut() = front.next();
     }
 }
 
@@ -196,6 +303,21 @@ pub(super) fn slice_of(snap: &[u8], offset: u64, len: u64) -> Vec<u8> {
     let end = offset.saturating_add(len).min(snap.len() as u64) as usize;
     let start = (offset.min(snap.len() as u64) as usize).min(end);
     snap[start..end].to_vec()
+}
+
+/// Contents up to this size are copied into a handle's snapshot rather than shared with the
+/// cache: every thread reading a cached rendering would otherwise write its one reference
+/// count, twice per open + read + close, and that cache line crossing between cores cost
+/// more than the copy (`pdtree bench --cases concurrency`, the seed-004 case).
+const SNAPSHOT_COPY_MAX: usize = 1024;
+
+/// A handle's own snapshot of a cached rendering: a copy when small, else a reference.
+fn snapshot_of(cached: &Arc<[u8]>) -> Arc<[u8]> {
+    if cached.len() <= SNAPSHOT_COPY_MAX {
+        Arc::from(&cached[..])
+    } else {
+        Arc::clone(cached)
+    }
 }
 
 /// What a read serves: the snapshot when it continues the last read (§11), else fresh.
@@ -207,25 +329,24 @@ pub(super) fn continued(h: &Handle, offset: u64) -> Option<Arc<[u8]>> {
 }
 
 impl Tree {
-    /// A fresh read's content if it needs no build: a file's, a symlink's, or a current
+    /// A fresh read's snapshot if it needs no build: a file's, a symlink's, or a current
     /// cached rendering.
     fn cached_content(&self, slot: ArenaIndex) -> Option<Arc<[u8]>> {
         let e = self.entry(slot);
-        match &e.body {
-            Body::File(c) | Body::Symlink(c) => Some(content_shared(c)),
-            Body::Listing => self.cached_listing(e.parent),
-            Body::Generated(src) => self.sources.source(*src).cache.clone(),
-            Body::Dir(_) => None,
-        }
+        let shared = match &e.body {
+            Body::File(c) | Body::Symlink(c) => return Some(content_shared(c)),
+            Body::Listing => self.listing_cache_of(e.parent)?,
+            Body::Generated(src) => self.sources.source(*src).cache.as_ref()?,
+            Body::Dir(_) => return None,
+        };
+        Some(snapshot_of(shared))
     }
 
     /// [`PseudoFs::open_in`](crate::PseudoFs::open_in) of a permanent entry, through a shared
-    /// borrow, done on this tree and on `mirror`, an equal copy of it (`SharedTree`'s other
-    /// copy). `None`: the path is not a permanent entry, so opening it takes a reference and
+    /// borrow. `None`: the path is not a permanent entry, so opening it takes a reference and
     /// needs `open_in`; errors are only those `open_in` would give.
     pub(crate) fn open_permanent(
         &self,
-        mirror: &Tree,
         view: View,
         path: &[u8],
     ) -> Option<Result<HandleId, Errno>> {
@@ -239,42 +360,38 @@ impl Tree {
         if !self.entry(slot).permanent() {
             return None;
         }
-        // The id and the insertions are one step for anyone who can name the handle: only
-        // this call knows the id until it returns. Ids are taken from this copy's counter
-        // alone, so the mirror's follows it (equal again once every handle path is done).
+        // The id and the insertion are one step for anyone who can name the handle: only
+        // this call knows the id until it returns.
         let id = match self.handles.take_id_shared() {
             Ok(id) => id,
             Err(e) => return Some(Err(e)),
         };
-        mirror.handles.next.fetch_max(id + 1, Ordering::SeqCst);
         let h = Handle {
             slot,
             took_ref: false,
             pos: 0,
             snapshot: None,
         };
-        self.handles.insert_shared(id, h.clone());
-        mirror.handles.insert_shared(id, h);
+        let cell = &self.handles.shards[home_shard()];
+        let mut shard = locked(cell);
+        shard.map.insert(id, h);
+        cell.len.fetch_add(1, Ordering::SeqCst);
+        shard.unmirrored(id);
         Some(Ok(id))
     }
 
-    /// [`PseudoFs::read_at`](crate::PseudoFs::read_at) through a shared borrow, on this tree
-    /// and `mirror` (as for [`Tree::open_permanent`]). `None`: the read needs a rendering
-    /// built, so it needs `read_at`.
+    /// [`PseudoFs::read_at`](crate::PseudoFs::read_at) through a shared borrow. `None`: the
+    /// read needs a rendering built, so it needs `read_at`.
     pub(crate) fn read_at_cached(
         &self,
-        mirror: &Tree,
         handle: HandleId,
         offset: u64,
         len: u64,
     ) -> Option<Result<Vec<u8>, Errno>> {
-        // Both shards locked for the whole step, always this copy's first: two paths on one
-        // handle then change the copies in the same order.
-        let mut shard = self.handles.lock(handle);
-        let mut mirrored = mirror.handles.lock(handle);
-        let Some(h) = shard.get_mut(&handle) else {
+        let Some((mut shard, _)) = self.handles.find(handle) else {
             return Some(Err(Errno::EBADF));
         };
+        let h = shard.map.get_mut(&handle)?; // found, so never `None` here
         if !self.entry(h.slot).reachable() {
             return Some(Err(Errno::ENOENT));
         }
@@ -285,31 +402,30 @@ impl Tree {
         let bytes = slice_of(&snap, offset, len);
         h.pos = offset + bytes.len() as u64;
         h.snapshot = Some(snap);
-        mirrored.insert(handle, h.clone());
+        shard.unmirrored(handle);
         Some(Ok(bytes))
     }
 
-    /// [`PseudoFs::close`](crate::PseudoFs::close) through a shared borrow, on this tree and
-    /// `mirror` (as for [`Tree::open_permanent`]). `None`: the handle holds a reference to
-    /// give back, so closing it needs `close`.
-    pub(crate) fn close_unreferenced(
-        &self,
-        mirror: &Tree,
-        handle: HandleId,
-    ) -> Option<Result<(), Errno>> {
-        let mut shard = self.handles.lock(handle);
-        let mut mirrored = mirror.handles.lock(handle);
-        let Some(h) = shard.get(&handle) else {
+    /// [`PseudoFs::close`](crate::PseudoFs::close) through a shared borrow. `None`: the
+    /// handle holds a reference to give back, so closing it needs `close`.
+    pub(crate) fn close_unreferenced(&self, handle: HandleId) -> Option<Result<(), Errno>> {
+        let Some((mut shard, cell)) = self.handles.find(handle) else {
             return Some(Err(Errno::EBADF));
         };
+        let h = shard.map.get(&handle)?; // found, so never `None` here
         if h.took_ref && !self.entry(h.slot).permanent() {
             return None;
         }
-        shard.remove(&handle);
-        self.handles.removed_shared();
-        if mirrored.remove(&handle).is_some() {
-            mirror.handles.removed_shared();
-        }
+        shard.map.remove(&handle);
+        cell.len.fetch_sub(1, Ordering::SeqCst);
+        shard.unmirrored(handle);
         Some(Ok(()))
+    }
+
+    /// Makes this tree's handle table `front`'s, after shared paths changed `front`'s alone
+    /// (`SharedTree` calls it on its back copy before a change). The trees were equal before
+    /// those shared paths; afterwards they are again. O(handles changed).
+    pub(crate) fn catch_up(&mut self, front: &Tree) {
+        self.handles.catch_up(&front.handles);
     }
 }

@@ -627,9 +627,14 @@ impl Tree {
 
     /// The listing of `dir` from its cache, if the cache is of the current generation.
     fn cached_listing(&self, dir: ArenaIndex) -> Option<Arc<[u8]>> {
+        self.listing_cache_of(dir).map(Arc::clone)
+    }
+
+    /// The cached listing of `dir` if its generation is current, borrowed.
+    fn listing_cache_of(&self, dir: ArenaIndex) -> Option<&Arc<[u8]>> {
         let d = self.dir(dir)?;
         let (generation, text) = d.listing_cache.as_ref()?;
-        (*generation == d.generation).then(|| Arc::clone(text))
+        (*generation == d.generation).then_some(text)
     }
 
     /// The listing of `dir`, from the cache when its generation is current.
