@@ -38,8 +38,9 @@ enum Cmd {
     /// Benchmark core against the oracle and bare hash maps; print Markdown tables and write
     /// an SVG plot (docs/PERFORMANCE.md).
     Bench(bench::BenchArgs),
-    /// Check that SharedTree is linearizable: threads run generated programs, and every
-    /// history must have a sequential order the oracle accepts.
+    /// Check that SharedTree is linearizable: threads run generated programs, every
+    /// history must have a sequential order the oracle accepts, and every round must leave
+    /// the tree's invariants whole.
     Lincheck(lincheck::LincheckArgs),
     /// Mount a tree (empty, or a demo /proc) through FUSE and serve it until interrupted.
     Mount(mount::MountArgs),

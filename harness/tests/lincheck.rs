@@ -4,7 +4,9 @@
 //! operating system happens to give (a smaller program can need a rarer one), so the bound
 //! is two ops over; tests/schedules.rs replays races exactly.
 
-use pdtree::{Race, SharedTree};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use pdtree::{PseudoFs, Race, SharedTree};
 use pdtree_harness::core_tree;
 use pdtree_harness::lincheck::{check, LinConfig};
 
@@ -68,4 +70,36 @@ fn every_planted_race_is_found_and_minimized() {
             hand_minimal(race)
         );
     }
+}
+
+#[test]
+fn a_round_that_leaves_the_tree_broken_is_reported() {
+    // A change that differs between SharedTree's two copies, in a source that no op of a
+    // program reads: every history is linearizable, and every round leaves invariant 4
+    // (the copies are equal) broken.
+    let make = |l| {
+        let t = SharedTree::new(core_tree(l));
+        let runs = AtomicU64::new(0);
+        t.atomically(|t| {
+            let item = format!("item{}", runs.fetch_add(1, Ordering::SeqCst));
+            t.source_add(b"unread", item.as_bytes())
+        })
+        .unwrap();
+        t
+    };
+    let cfg = LinConfig {
+        programs: 1,
+        rounds: 1,
+        ..LinConfig::default()
+    };
+    let found = check(&cfg, &make).expect("a broken tree is reported");
+    let text = found.to_string();
+    assert!(!found.gave_up, "{text}");
+    assert_eq!(
+        found.broken.as_ref().map(|b| b.invariant),
+        Some(4),
+        "{text}"
+    );
+    assert!(text.starts_with("tree left broken"), "{text}");
+    assert!(text.contains("two copies differ"), "{text}");
 }

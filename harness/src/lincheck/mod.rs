@@ -5,9 +5,11 @@
 //! the setup on a fresh tree, then every thread's ops at once on clones of it (a clone of a
 //! [`pdtree::SharedTree`] is the same tree), each op stamped with a shared counter before
 //! its call and after its return. [`linearizable`] then looks for one order of the ops,
-//! consistent with those stamps, that the oracle accepts with the same outcomes. A round
-//! with no such order is a [`NotLinearizable`] report: the history as one column per
-//! thread, minimized to fewer ops and fewer threads.
+//! consistent with those stamps, that the oracle accepts with the same outcomes, and the
+//! tree's own invariants must hold once the threads are done (for a `SharedTree`, its two
+//! copies equal). A round with no such order, or that leaves the tree broken, is a
+//! [`NotLinearizable`] report: the history as one column per thread, minimized to fewer ops
+//! and fewer threads.
 //!
 //! Threads here are the operating system's, so which interleaving a round gets is up to the
 //! scheduler: a failure found once is reproduced by running the same program again for up
@@ -46,7 +48,7 @@ use std::{
     thread::spawn,
 };
 
-use pdtree::{Limits, PseudoFs};
+use pdtree::{InvariantViolation, Limits, PseudoFs};
 
 use crate::campaign::splitmix64;
 use crate::lang::op::{Op, Slot};
@@ -149,7 +151,7 @@ where
     None
 }
 
-/// A round whose history the checker did not accept.
+/// A round the checker did not accept.
 #[derive(Clone, Debug)]
 pub struct FailedRound {
     /// Which round (from 1).
@@ -158,30 +160,43 @@ pub struct FailedRound {
     pub events: Vec<Event>,
     /// The search gave up ([`Verdict::GaveUp`]) rather than proving no order exists.
     pub gave_up: bool,
+    /// The history is linearizable, but the tree's invariants did not hold after the round.
+    pub broken: Option<InvariantViolation>,
 }
 
-/// The first round (from 1) of up to `rounds` whose history is not linearizable, or that the
-/// search could not decide.
+/// The first round (from 1) of up to `rounds` whose history is not linearizable, that the
+/// search could not decide, or that left the tree broken.
 pub fn find<T, F>(program: &Program, rounds: u64, make: &F) -> Option<FailedRound>
 where
     T: PseudoFs + Clone + Send + 'static,
     F: Fn(Limits) -> T,
 {
-    (1..=rounds).find_map(|round| judge(program, round, run_round(program, make(limits()))))
+    (1..=rounds).find_map(|round| {
+        let tree = make(limits());
+        let events = run_round(program, tree.clone());
+        judge(program, round, events, tree.check_invariants())
+    })
 }
 
-/// The history of round `round` of `program` if the checker does not accept it (no order
-/// explains it, or the search gave up).
-pub fn judge(program: &Program, round: u64, events: Vec<Event>) -> Option<FailedRound> {
-    let gave_up = match linearizable(limits(), &program.setup, &events) {
-        Verdict::Linearizable(_) => return None,
-        Verdict::NotLinearizable => false,
-        Verdict::GaveUp => true,
+/// Round `round` of `program` if the checker does not accept it: no order explains its
+/// history, the search gave up, or `after` (the tree's invariant check once the threads
+/// were done) failed.
+pub fn judge(
+    program: &Program,
+    round: u64,
+    events: Vec<Event>,
+    after: Result<(), InvariantViolation>,
+) -> Option<FailedRound> {
+    let (gave_up, broken) = match linearizable(limits(), &program.setup, &events) {
+        Verdict::Linearizable(_) => (false, Some(after.err()?)),
+        Verdict::NotLinearizable => (false, None),
+        Verdict::GaveUp => (true, None),
     };
     Some(FailedRound {
         round,
         events,
         gave_up,
+        broken,
     })
 }
 

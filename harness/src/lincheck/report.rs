@@ -2,12 +2,13 @@
 
 use std::fmt;
 
-use pdtree::{Limits, PseudoFs};
+use pdtree::{InvariantViolation, Limits, PseudoFs};
 
 use super::{find, Event, FailedRound, Program, MAX_STATES};
 use crate::lang::op::Op;
 
-/// A history no sequential order explains, with the program that produced it.
+/// A history no sequential order explains (or one that left the tree broken), with the
+/// program that produced it.
 #[derive(Clone, Debug)]
 pub struct NotLinearizable {
     /// The seed the program was generated from.
@@ -22,6 +23,8 @@ pub struct NotLinearizable {
     pub generated: (usize, usize),
     /// The search gave up on the history instead of proving that no order explains it.
     pub gave_up: bool,
+    /// An order explains the history, but the tree's invariants did not hold afterwards.
+    pub broken: Option<InvariantViolation>,
 }
 
 impl NotLinearizable {
@@ -36,6 +39,7 @@ impl NotLinearizable {
             events: failed.events,
             generated,
             gave_up: failed.gave_up,
+            broken: failed.broken,
         }
     }
 }
@@ -131,10 +135,10 @@ fn renumber_slot(op: &mut Op, thread: usize) {
 impl fmt::Display for NotLinearizable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let threads = self.program.threads.len();
-        let verdict = if self.gave_up {
-            "undecided (the search gave up)"
-        } else {
-            "not linearizable"
+        let verdict = match (self.gave_up, &self.broken) {
+            (true, _) => "undecided (the search gave up)",
+            (false, Some(_)) => "tree left broken",
+            (false, None) => "not linearizable",
         };
         writeln!(
             f,
@@ -174,7 +178,13 @@ impl fmt::Display for NotLinearizable {
             }
             writeln!(f)?;
         }
-        if self.gave_up {
+        if let Some(broken) = &self.broken {
+            writeln!(
+                f,
+                "an order of these ops gives every outcome above on the oracle, but after \
+                 the round the tree's invariants do not hold: {broken}"
+            )
+        } else if self.gave_up {
             writeln!(
                 f,
                 "the search for an order the oracle accepts visited {MAX_STATES} states without \
