@@ -307,8 +307,9 @@ pub(super) fn slice_of(snap: &[u8], offset: u64, len: u64) -> Vec<u8> {
 
 /// Contents up to this size are copied into a handle's snapshot rather than shared with the
 /// cache: every thread reading a cached rendering would otherwise write its one reference
-/// count, twice per open + read + close, and that cache line crossing between cores cost
-/// more than the copy (`pdtree bench --cases concurrency`, the seed-004 case).
+/// count, twice per open + read + close. With two threads that cache line crossing between
+/// the cores cost more than the copy; one thread pays a little for the copy instead
+/// (`pdtree bench --cases concurrency`, the seed-004 case; docs/PERFORMANCE.md).
 const SNAPSHOT_COPY_MAX: usize = 1024;
 
 /// A handle's own snapshot of a cached rendering: a copy when small, else a reference.
