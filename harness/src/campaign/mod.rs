@@ -257,6 +257,26 @@ pub struct Progress<'a> {
     pub minimizing: Option<Spent>,
 }
 
+/// Calls `progress` with where the campaign is: `(done, limit)` iterations (`u64::MAX`: no
+/// limit), and the rest as [`Progress`] names it.
+fn report(
+    progress: &dyn Fn(Progress<'_>),
+    (done, limit): (u64, u64),
+    stats: &GenStats,
+    start: Instant,
+    diverged: bool,
+    minimizing: Option<Spent>,
+) {
+    progress(Progress {
+        done,
+        limit: (limit != u64::MAX).then_some(limit),
+        stats,
+        elapsed: start.elapsed(),
+        diverged,
+        minimizing,
+    });
+}
+
 /// Runs a campaign of A (made by `make_a`) against the oracle. See the module docs.
 pub fn run<A: PseudoFs>(
     cfg: &CampaignConfig,
@@ -296,26 +316,12 @@ pub fn run_with_progress<A: PseudoFs>(
             }
         }
         next = hit.as_ref().map_or(end, |h| h.0 + 1);
-        progress(Progress {
-            done: next,
-            limit: (limit != u64::MAX).then_some(limit),
-            stats: &stats,
-            elapsed: start.elapsed(),
-            diverged: hit.is_some(),
-            minimizing: None,
-        });
+        report(progress, (next, limit), &stats, start, hit.is_some(), None);
     }
     let elapsed = start.elapsed();
     let found = hit.map(|(i, d)| {
         let minimizing = |spent: &Spent| {
-            progress(Progress {
-                done: next,
-                limit: (limit != u64::MAX).then_some(limit),
-                stats: &stats,
-                elapsed: start.elapsed(),
-                diverged: true,
-                minimizing: Some(*spent),
-            })
+            report(progress, (next, limit), &stats, start, true, Some(*spent));
         };
         found(cfg, make_a, i, d, &minimizing)
     });

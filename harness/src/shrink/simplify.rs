@@ -73,19 +73,16 @@ pub(crate) fn simpler_num(n: u64) -> Vec<u64> {
 /// below `n` (`n` less a quarter, an eighth, … one). A bug that needs 2^16 files in a bulk
 /// of 96,007 then takes O(log² n) trials to reach 65,536, where stepping down by one from
 /// `n - 1` took one trial per file, each rebuilding the directory.
+/// The counts come out in increasing order, so the minimizer tries the smallest first.
 pub(crate) fn simpler_count(n: u64) -> Vec<u64> {
-    let mut v = simpler_num(n);
-    v.retain(|&c| c + 1 != n);
-    let mut d = n / 4;
-    while d >= 1 {
-        if !v.contains(&(n - d)) {
-            v.push(n - d);
-        }
-        d /= 2;
-    }
-    if n >= 1 && !v.contains(&(n - 1)) {
+    let mut v: Vec<u64> = [0, 1, n / 2].into_iter().filter(|&c| c < n).collect();
+    // n − d for d = n/4, n/8, …, 1: every gap halves, down to n − 1.
+    let gaps = std::iter::successors(Some(n / 4), |&d| Some(d / 2)).take_while(|&d| d >= 1);
+    v.extend(gaps.map(|d| n - d));
+    if n >= 1 {
         v.push(n - 1);
     }
+    v.dedup();
     v
 }
 
