@@ -24,9 +24,10 @@
 //!
 //! Invariant: whenever the gate is free, the two copies are the same tree (slot for slot,
 //! id for id) once the back copy has caught up with the handle paths since the last change;
-//! `check_invariants` catches it up and compares their fingerprints. Each operation takes effect
-//! at one instant inside its call (a change at its swap of the front copy, a query when it
-//! reads the index), so every operation is linearizable, and every SPEC rule holds because
+//! `check_invariants` catches it up and compares their fingerprints. Each operation takes
+//! effect at one instant inside its call (a change at its swap of the front copy, a query
+//! when it reads the index, a handle path under its shard lock), so every operation is
+//! linearizable, and every SPEC rule holds because
 //! the sequential tree does all the work. `pdtree_harness::lincheck` checks that claim, with
 //! real threads and with shuttle's schedules.
 //!

@@ -94,8 +94,8 @@ pub(super) struct Handles {
     /// Boxed: 16 cache-padded shards are 2 KiB or more, which every move of a tree (and a
     /// `SharedTree`'s two) would otherwise copy on the stack.
     shards: Box<[CachePadded<ShardCell>; SHARDS]>,
-    /// The next id. The shared paths take it with a `fetch_update`; ids are ordered as those
-    /// updates are, which is the order the opens take effect in. On a line of its own: every
+    /// The next id. The shared paths take it with a `fetch_add`; ids are ordered as those
+    /// adds are, which is the order the opens take effect in. On a line of its own: every
     /// shared open writes it, and the tree's fields beside it are what every reader reads.
     next: CachePadded<AtomicU64>,
 }
