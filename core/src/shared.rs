@@ -27,9 +27,9 @@
 //! `check_invariants` catches it up and compares their fingerprints. Each operation takes
 //! effect at one instant inside its call (a change at its swap of the front copy, a query
 //! when it reads the index, a handle path under its shard lock), so every operation is
-//! linearizable, and every SPEC rule holds because
-//! the sequential tree does all the work. `pdtree_harness::lincheck` checks that claim, with
-//! real threads and with shuttle's schedules.
+//! linearizable, and every SPEC rule holds because the sequential tree does all the work.
+//! `pdtree_harness::lincheck` checks that claim, with real threads and with shuttle's
+//! schedules.
 //!
 //! What this costs (docs/ARCHITECTURE.md has the trade-offs): twice the memory of one
 //! tree, and every change done twice.
