@@ -233,7 +233,7 @@ impl SharedTree {
         let back = 1 - front;
         let answer = {
             let mut t = exclusive(&self.inner.copies[back as usize]);
-            t.catch_up(&shared(&self.inner.copies[front as usize]));
+            self.catch_up_from(front, &mut t);
             let answer = change(&mut t);
             // The instant the change takes effect: queries from here on read this copy.
             self.inner.front.store(back, Ordering::SeqCst);
@@ -262,9 +262,16 @@ impl SharedTree {
     /// Brings the back copy up to date with the handle paths since the last change. The
     /// caller holds the gate exclusively.
     fn catch_up(&self) {
-        let front = self.inner.front.load(Ordering::SeqCst) as usize;
-        let front_copy = shared(&self.inner.copies[front]);
-        exclusive(&self.inner.copies[1 - front]).catch_up(&front_copy);
+        let front = self.inner.front.load(Ordering::SeqCst);
+        self.catch_up_from(
+            front,
+            &mut exclusive(&self.inner.copies[1 - front as usize]),
+        );
+    }
+
+    /// Brings `back`, the copy that is not `front`, up to date with the front copy.
+    fn catch_up_from(&self, front: u64, back: &mut Tree) {
+        back.catch_up(&shared(&self.inner.copies[front as usize]));
     }
 
     /// `query` on the front copy while neither a change nor a handle path runs, for what

@@ -258,9 +258,7 @@ fn beside_a_writer(shared: &SharedTree, window: Duration, first: u64) -> (f64, u
         let writer = s.spawn(|| {
             let (mut w, mut n) = (shared.clone(), first);
             while !stop.load(Ordering::Relaxed) {
-                let dir = format!("net/ipv4/conf/if{n:08}");
-                w.register(dir.as_bytes(), &rows).expect("register");
-                n += 1;
+                register_next(&mut w, &mut n, &rows);
             }
             n
         });

@@ -243,7 +243,8 @@ impl Handles {
 
     /// The slot a handle holds.
     pub(super) fn slot_of(&self, id: HandleId) -> Option<ArenaIndex> {
-        self.find(id).map(|(shard, _)| shard.map[&id].slot)
+        let (shard, _) = self.find(id)?;
+        shard.map.get(&id).map(|h| h.slot)
     }
 
     /// Every handle in id order, copied. Consistent only while no shared path runs (the
