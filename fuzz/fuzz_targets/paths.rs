@@ -8,7 +8,6 @@
 mod asan_defaults;
 
 use libfuzzer_sys::fuzz_target;
-use pdtree::{PseudoFs, Tree};
 use pdtree_harness::{check::core_api::check_tree_api, gen::paths::ops_from_path_bytes, run_ops};
 
 fuzz_target!(|data: &[u8]| {

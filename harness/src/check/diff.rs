@@ -476,6 +476,10 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         // Statistics only: a panic here is the reference's, and its dump just agreed.
         let _ = catch(|| reach.observe_tree(self.b.tree()));
         reach.observe_dump(&db);
+        reach.merge(&self.scans.reach);
+        let stats = &mut self.summary.stats;
+        stats.features.merge(&self.scans.features);
+        stats.features.mark_reach(&stats.reach, &stats.thresholds);
         Ok(self.summary)
     }
 }
@@ -602,5 +606,40 @@ mod tests {
         let sig = run_ops_for_signature(l, &at_op, &small, false).expect("stat differs");
         assert!(only_an_op_gives(&sig), "{sig}");
         assert_eq!(run_ops_for_signature(l, &at_op, &small, true), Some(sig));
+    }
+
+    /// A scan that reads on after removals is counted in the reach and its grid cell is
+    /// set; a scan that only read its first page is not.
+    #[test]
+    fn a_resumed_scan_is_counted_in_the_reach() {
+        use crate::gen::ReachFeatures;
+        let script = b"bulk \"/\" \"n\" 100\nopendir 0 \"/\"\nreadpage 0 10\n\
+            remove \"/n0\"\nremove \"/n50\"\nremove \"/n51\"\nreadpage 0 10\n\
+            opendir 1 \"/\"\nreadpage 1 10\n";
+        let ops: Vec<Op> = crate::parse_script(script)
+            .unwrap()
+            .stmts
+            .into_iter()
+            .filter_map(|s| match s {
+                crate::Stmt::Op(o) => Some(o),
+                _ => None,
+            })
+            .collect();
+        let stats = run_ops(Limits::default(), &ops, &|l| Tree::with_limits(l))
+            .unwrap()
+            .stats;
+        assert_eq!(stats.reach.largest_resumed_dir, 97);
+        assert_eq!(stats.reach.most_removed_mid_scan, 3);
+        let mut grid = ReachFeatures::default();
+        grid.mark_resume(97, 3);
+        let cell = grid.iter().next().unwrap();
+        assert!(stats.features.iter().any(|b| b == cell));
+        let mut without = ReachFeatures::default();
+        without.mark_reach(&stats.reach, &stats.thresholds);
+        assert_eq!(
+            stats.features.count(),
+            without.count() + 1,
+            "one resumed page, one cell"
+        );
     }
 }

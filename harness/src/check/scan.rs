@@ -8,6 +8,10 @@
 //! after its removal); the first empty page ends the scan, and then every child present for
 //! the whole scan must have been returned. A scan is in the view of its `opendir` (SPEC §10:
 //! the guarantee holds per view); a `readpage` in another view stops tracking the slot.
+//!
+//! Every page that resumes a scan (one after a page that returned entries) is also counted
+//! in the run's [`Reach`] and [`ReachFeatures`]: the directory's children then, and how many
+//! were removed since the scan started.
 
 use std::collections::BTreeSet;
 
@@ -15,6 +19,7 @@ use pdtree::{Ino, ReadDirPage, View};
 
 use crate::check::divergence::{DivergenceKind, Failure, ReaddirRule};
 use crate::check::panic::Caught;
+use crate::gen::{Reach, ReachFeatures};
 use crate::lang::op::{Op, SLOTS};
 use crate::lang::runner::Outcome;
 
@@ -43,6 +48,10 @@ struct Scan {
 #[derive(Clone, Debug)]
 pub(crate) struct Scans {
     slots: Vec<Option<Scan>>,
+    /// The resumed pages' shapes so far (only the scan fields of [`Reach`] are set).
+    pub(crate) reach: Reach,
+    /// The resumed pages' grid cells so far.
+    pub(crate) features: ReachFeatures,
 }
 
 type Broken = (ReaddirRule, String);
@@ -51,6 +60,8 @@ impl Scans {
     pub(crate) fn new() -> Scans {
         Scans {
             slots: vec![None; SLOTS],
+            reach: Reach::default(),
+            features: ReachFeatures::default(),
         }
     }
 
@@ -124,6 +135,14 @@ impl Scans {
         let Some(scan) = self.slots[slot].as_mut().filter(|s| !s.done) else {
             return Ok(());
         };
+        if !scan.returned.is_empty() {
+            let children = scan.current.len() as u64;
+            // `ever` holds `current` (both grow by the same children), so this is the number
+            // of children gone since the scan started.
+            let removed = (scan.ever.len() - scan.current.len()) as u64;
+            self.reach.observe_resume(children, removed);
+            self.features.mark_resume(children, removed);
+        }
         for e in &page.entries {
             scan.entry(e.ino)?;
         }

@@ -51,7 +51,7 @@ use crate::lang::op::{Op, OpKind, Slot};
 use crate::lang::runner::{Outcome, Runner};
 use model::{join, Model};
 pub use profile::Profile;
-pub use reach::Reach;
+pub use reach::{Reach, ReachFeatures};
 pub use stats::GenStats;
 pub use swarm::Swarm;
 

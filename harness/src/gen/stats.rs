@@ -5,7 +5,7 @@ use std::fmt;
 use pdtree::thresholds::Thresholds;
 use pdtree::Errno;
 
-use crate::gen::reach::Reach;
+use crate::gen::reach::{Reach, ReachFeatures};
 use crate::lang::op::{Op, OpKind};
 use crate::lang::runner::Outcome;
 
@@ -41,6 +41,9 @@ pub struct GenStats {
     /// How often core's internal thresholds were crossed while the inputs ran on it (zero
     /// for a target that is not core).
     pub thresholds: Thresholds,
+    /// Which power-of-two buckets of the reach figures and threshold counts the inputs hit
+    /// (merged by union).
+    pub features: ReachFeatures,
 }
 
 impl Default for GenStats {
@@ -53,6 +56,7 @@ impl Default for GenStats {
             errors: [0; Errno::ALL.len()],
             reach: Reach::default(),
             thresholds: Thresholds::default(),
+            features: ReachFeatures::default(),
         }
     }
 }
@@ -89,6 +93,7 @@ impl GenStats {
         }
         self.reach.merge(&other.reach);
         self.thresholds += other.thresholds;
+        self.features.merge(&other.features);
     }
 
     /// The share of ops that succeeded, in per mille (integer, so it prints identically).
@@ -158,6 +163,12 @@ impl fmt::Display for GenStats {
             pm(self.ok, self.ops)
         )?;
         writeln!(f, "{}", self.reach)?;
-        writeln!(f, "{}", self.thresholds)
+        writeln!(f, "{}", self.thresholds)?;
+        writeln!(
+            f,
+            "reach buckets: {} of {} hit",
+            self.features.count(),
+            ReachFeatures::USED
+        )
     }
 }
