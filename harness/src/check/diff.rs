@@ -27,7 +27,8 @@
 //! 5. checks the SPEC §5 ordering guarantee for every open readdir cursor
 //!    ([`scan`](crate::check::scan)).
 //!
-//! [`DiffRunner::finish`] compares the full dumps of A and B. On any divergence the two dumps
+//! [`DiffRunner::finish`] compares the full dumps of A and B, then every directory's `stat`
+//! asked of both through the API ([`dirs`](crate::check::dirs)). On any divergence the two dumps
 //! are taken and their unified diff is part of the [`Divergence`].
 //!
 //! ```
@@ -47,6 +48,7 @@ use std::collections::BTreeSet;
 use pdtree::{Ino, Limits, PseudoFs, Stats, View};
 use pdtree_oracle::Oracle;
 
+use crate::check::dirs;
 use crate::check::divergence::{unified_diff, At, Divergence, DivergenceKind, Failure, Side};
 use crate::check::near::{self, Places, Scope, FULL_CHECK_INTERVAL};
 use crate::check::panic::{catch, install_panic_hook, Caught};
@@ -452,7 +454,7 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
     }
 
     /// Ends the run: checks the whole tree's invariants on both sides (unless the last op's
-    /// check just did) and compares the full dumps of A and B.
+    /// check just did), compares the full dumps of A and B, then every directory's `stat`.
     pub fn finish(mut self) -> Result<RunSummary, Divergence> {
         if self.index == 0 || self.index % FULL_CHECK_INTERVAL != 0 {
             if let Err(failure) = self.check_invariants(Scope::Whole) {
@@ -466,6 +468,11 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             self.broken = true;
             let at = self.end_of_run("(dump of A)", "(dump of B)");
             let failure = Failure::new(DivergenceKind::FinalDump);
+            return Err(self.divergence(at, failure, || (da, db)));
+        }
+        if let Err(failure) = dirs::compare_directories(self.a.tree(), self.b.tree(), &db) {
+            self.broken = true;
+            let at = self.end_of_run("(end of run)", "(end of run)");
             return Err(self.divergence(at, failure, || (da, db)));
         }
         self.summary.dump_hash = crate::check::divergence::fnv1a(db.as_bytes());

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use pdtree::{InvariantViolation, Stats};
+use pdtree::{Errno, InvariantViolation, Stat, Stats, View};
 
 use crate::check::panic::Caught;
 use crate::lang::runner::Outcome;
@@ -92,6 +92,18 @@ pub enum DivergenceKind {
     },
     /// Every op agreed, but the final dumps differ.
     FinalDump,
+    /// A directory's `stat`, asked through the API at the end of the input, differs
+    /// ([`dirs`](crate::check::dirs)).
+    DirectoryStat {
+        /// The directory's path.
+        path: Vec<u8>,
+        /// The view it was asked in.
+        view: View,
+        /// A's answer (boxed, as B's: a `Stat` is large, and every failure carries the kind).
+        a: Box<Result<Stat, Errno>>,
+        /// B's answer.
+        b: Box<Result<Stat, Errno>>,
+    },
 }
 
 impl DivergenceKind {
@@ -108,6 +120,9 @@ impl DivergenceKind {
                 format!("the readdir ordering guarantee broke ({rule})")
             }
             DivergenceKind::FinalDump => "the final dumps differ".into(),
+            DivergenceKind::DirectoryStat { .. } => {
+                "a directory's stat differs, asked at the end of the input".into()
+            }
         }
     }
 
@@ -126,6 +141,10 @@ impl DivergenceKind {
             DivergenceKind::Atomicity { side, .. } => format!("atomicity {side}"),
             DivergenceKind::Readdir { rule, .. } => format!("readdir guarantee {rule}"),
             DivergenceKind::FinalDump => "final dump".into(),
+            DivergenceKind::DirectoryStat { a, b, .. } => format!(
+                "directory {}",
+                outcome_difference(&stat_outcome(a), &stat_outcome(b))
+            ),
         }
     }
 }
@@ -280,6 +299,13 @@ impl fmt::Display for Divergence {
             } => writeln!(f, "* panic at {location}: {message}")?,
             DivergenceKind::Stats { a, b } => writeln!(f, "* stats A: {a:?}\n* stats B: {b:?}")?,
             DivergenceKind::Readdir { detail, .. } => writeln!(f, "* detail: {detail}")?,
+            DivergenceKind::DirectoryStat { path, view, a, b } => writeln!(
+                f,
+                "* directory: `stat_in {view} {}`\n* A: `{}`\n* B: `{}`",
+                crate::quote(path),
+                stat_outcome(a),
+                stat_outcome(b)
+            )?,
             DivergenceKind::Atomicity { what, .. } => {
                 writeln!(f, "\nWhat the failed op changed:\n\n```diff\n{what}```")?
             }
@@ -365,6 +391,14 @@ pub(crate) fn stats_fields(a: &Stats, b: &Stats) -> String {
     ];
     let names: Vec<&str> = differs.iter().filter(|d| d.1).map(|d| d.0).collect();
     names.join(",")
+}
+
+/// A `stat` answer as the op's outcome would print it.
+fn stat_outcome(r: &Result<Stat, Errno>) -> Outcome {
+    match r {
+        Ok(s) => Outcome::Stat(*s),
+        Err(e) => Outcome::Err(*e),
+    }
 }
 
 /// What differs between two outcomes, without the values (for signatures).
