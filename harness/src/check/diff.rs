@@ -480,8 +480,6 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
         self.summary.stats.thresholds = pdtree::thresholds::take();
         let reach = &mut self.summary.stats.reach;
         reach.longest_input = self.index as u64;
-        // Statistics only: a panic here is the reference's, and its dump just agreed.
-        let _ = catch(|| reach.observe_tree(self.b.tree()));
         reach.observe_dump(&db);
         reach.merge(&self.scans.reach);
         let stats = &mut self.summary.stats;

@@ -8,10 +8,10 @@
 //! bucket of each, which `cargo fuzz` takes as extra coverage: an input that reaches a
 //! directory twice as large as any before is kept, even though it runs no new line of core.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use pdtree::thresholds::Thresholds;
-use pdtree::{read_all, Kind, PseudoFs, ROOT_INO};
 
 /// The deepest a run reached. Every field is a maximum, so merging takes maxima and the
 /// text is identical for identical runs, whatever the merge order.
@@ -22,13 +22,14 @@ use pdtree::{read_all, Kind, PseudoFs, ROOT_INO};
 /// let mut t = Tree::new();
 /// t.mkdir(b"/a").unwrap();
 /// t.create(b"/a/f", b"").unwrap();
+/// t.create(b"/a/g", b"").unwrap();
 /// let mut r = Reach::default();
-/// r.observe_tree(&t);
-/// assert_eq!((r.largest_dir, r.deepest), (1, 2));
+/// r.observe_dump(&t.dump());
+/// assert_eq!((r.largest_dir, r.deepest, r.max_ino), (2, 2, 4));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Reach {
-    /// The most children one directory held at the end of an input.
+    /// The most children one directory held at the end of an input (in all views).
     pub largest_dir: u64,
     /// The most components of a path to an entry at the end of an input (the root is 0).
     pub deepest: u64,
@@ -53,36 +54,28 @@ pub struct Reach {
 }
 
 impl Reach {
-    /// Takes a tree's shape into account: walks it through [`PseudoFs::readdir`], breadth
-    /// first, with its own page size limit.
-    pub fn observe_tree<T: PseudoFs>(&mut self, tree: &T) {
-        let page = tree.limits().max_readdir.max(1);
-        let mut level = vec![ROOT_INO];
-        let mut depth = 0;
-        while !level.is_empty() {
-            let mut next = Vec::new();
-            for dir in level {
-                let children = read_all(tree, dir, page).unwrap_or_default();
-                self.largest_dir = self.largest_dir.max(children.len() as u64);
-                let dirs = children.iter().filter(|e| e.kind == Kind::Dir);
-                next.extend(dirs.map(|e| e.ino));
-                if !children.is_empty() {
-                    self.deepest = self.deepest.max(depth + 1);
-                }
-            }
-            level = next;
-            depth += 1;
-        }
-    }
-
-    /// Takes the counters from a canonical dump (SEMANTICS §9): the `next` line's inode,
-    /// header, handle and namespace counters (the highest handed out is one below each) and
-    /// every source's `gen=`. They include what `cycle_*` ops handed out without returning,
-    /// so no op's outcome needs reading.
+    /// Takes a canonical dump (SEMANTICS §9) into account: its `entry` lines give the
+    /// tree's shape (the children of each directory, in every view, and each entry's depth);
+    /// the `next` line the inode, header, handle and namespace counters (the highest handed
+    /// out is one below each); every source's `gen=` the generations. The counters include
+    /// what `cycle_*` ops handed out without returning, so no op's outcome needs reading.
+    /// The dump, not a walk by readdir, because the reference's readdir finds each page's
+    /// start by a linear scan: N²/P for a directory of N children in pages of P.
     pub fn observe_dump(&mut self, dump: &str) {
+        let mut children: HashMap<&str, u64> = HashMap::new();
         for line in dump.lines() {
             let fields = line.split(' ').filter_map(|f| f.split_once('='));
-            if line.starts_with("next ") {
+            if let Some(path) = line.strip_prefix("entry ").and_then(|r| r.split(' ').next()) {
+                // Names hold no `/`, so the separators count the components.
+                let depth = if path == "/" { 0 } else { path.matches('/').count() };
+                self.deepest = self.deepest.max(depth as u64);
+                if let Some(cut) = path.rfind('/').filter(|_| depth > 0) {
+                    let parent = if cut == 0 { "/" } else { &path[..cut] };
+                    let n = children.entry(parent).or_default();
+                    *n += 1;
+                    self.largest_dir = self.largest_dir.max(*n);
+                }
+            } else if line.starts_with("next ") {
                 for (key, value) in fields {
                     let top = value.parse::<u64>().unwrap_or(0).saturating_sub(1);
                     match key {
