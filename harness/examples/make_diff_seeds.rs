@@ -12,9 +12,10 @@
 //!    diverge); its features are the (op, outcome) pairs it produced, an outcome being `ok`
 //!    or the error name. Greedily, a candidate is kept when it adds a feature not yet
 //!    covered.
-//! 2. **Planted-bug seeds.** For each `Fault`, the first campaign input (seed 1) on which
-//!    `Faulty` diverges: on the correct tree these run cleanly, and they steer libFuzzer
-//!    towards the op patterns that matter.
+//! 2. **Planted-bug seeds.** For each `Fault` but the deep ones (`Fault::DEEP`, whose
+//!    discovery by `cargo fuzz` `ci/fuzz-faults` measures), the first campaign input
+//!    (seed 1) on which `Faulty` diverges: on the correct tree these run cleanly, and they
+//!    steer libFuzzer towards the op patterns that matter.
 //! 3. **State seeds.** Campaign inputs (seed `0x5eed`, like the coverage seeds) listed by
 //!    iteration in `STATE_SEEDS`, each for a state of core's internals that no (op, outcome)
 //!    feature tells apart, found by scanning the candidates with that code path instrumented.
@@ -115,7 +116,8 @@ fn state_seeds(out: &Path) {
     }
 }
 
-/// 2. For each planted bug, the first campaign input that finds it (each input once).
+/// 2. For each planted bug but the deep ones, the first campaign input that finds it (each
+/// input once).
 fn fault_seeds(out: &Path) {
     let cfg = CampaignConfig {
         seed: 1,
@@ -124,7 +126,7 @@ fn fault_seeds(out: &Path) {
         ..CampaignConfig::default()
     };
     let mut fault_inputs: Vec<Vec<u8>> = Vec::new();
-    for fault in Fault::ALL {
+    for fault in Fault::ALL.into_iter().filter(|f| !Fault::DEEP.contains(f)) {
         let r = campaign::run(&cfg, &|l| Faulty::new(pdtree_harness::core_tree(l), fault));
         match r.found {
             Some(f) if !fault_inputs.contains(&f.input) => {

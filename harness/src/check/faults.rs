@@ -98,6 +98,20 @@ pub enum Fault {
 }
 
 impl Fault {
+    /// The planted bugs that only a deep state shows (a large directory, a long chain, a
+    /// counter past a power of two, growth or compaction under an open cursor): the ones
+    /// `ci/fuzz-faults` times `cargo fuzz` on, so no committed seed is made from their
+    /// finding inputs.
+    pub const DEEP: [Fault; 7] = [
+        Fault::DirSizeIsU8,
+        Fault::DirSizeIsU16,
+        Fault::LargeDirResumeSkipsOne,
+        Fault::HandleIdIsU16,
+        Fault::PathWalkStopsAt1024,
+        Fault::RegisterGrowthMissesCount,
+        Fault::CompactionMovesCursor,
+    ];
+
     /// Every planted bug.
     pub const ALL: [Fault; 20] = [
         Fault::ReaddirResumesByIndex,
