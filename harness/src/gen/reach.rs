@@ -65,9 +65,16 @@ impl Reach {
         let mut children: HashMap<&str, u64> = HashMap::new();
         for line in dump.lines() {
             let fields = line.split(' ').filter_map(|f| f.split_once('='));
-            if let Some(path) = line.strip_prefix("entry ").and_then(|r| r.split(' ').next()) {
+            if let Some(path) = line
+                .strip_prefix("entry ")
+                .and_then(|r| r.split(' ').next())
+            {
                 // Names hold no `/`, so the separators count the components.
-                let depth = if path == "/" { 0 } else { path.matches('/').count() };
+                let depth = if path == "/" {
+                    0
+                } else {
+                    path.matches('/').count()
+                };
                 self.deepest = self.deepest.max(depth as u64);
                 if let Some(cut) = path.rfind('/').filter(|_| depth > 0) {
                     let parent = if cut == 0 { "/" } else { &path[..cut] };
