@@ -13,6 +13,8 @@
 //! readdir bug keeps. Files are left out: their `stat` fields are stored, not derived, and
 //! the reference resolves each path by linear scans, 10^10 steps over 10^5 files.
 
+use std::collections::HashMap;
+
 use pdtree::{Errno, PseudoFs, Stat, View};
 
 use crate::check::divergence::{DivergenceKind, Failure, Side};
@@ -26,20 +28,25 @@ struct DumpedDir {
     view: View,
 }
 
-/// The directories of a canonical dump (SEMANTICS §9: `entry PATH dir [ns=K] ino=…`).
+/// The directories of a canonical dump (SEMANTICS §9: `entry PATH dir [ns=K] ino=…`,
+/// a parent's line before its children's). A tagged directory is asked in its namespace's
+/// view, and so is every untagged one below it, which no other view reaches.
 fn directories(dump: &str) -> Vec<DumpedDir> {
     let mut found = Vec::new();
+    let mut view_of: HashMap<&str, View> = HashMap::new();
     for line in dump.lines() {
         let mut words = line.split(' ');
         let (Some("entry"), Some(path), Some("dir")) = (words.next(), words.next(), words.next())
         else {
             continue;
         };
-        let view = words
+        let tag = words
             .next()
             .and_then(|w| w.strip_prefix("ns="))
-            .and_then(|k| k.parse().ok())
-            .unwrap_or(0);
+            .and_then(|k| k.parse().ok());
+        let parent = path.rfind('/').map_or("", |cut| &path[..cut.max(1)]);
+        let view = tag.unwrap_or_else(|| view_of.get(parent).copied().unwrap_or(0));
+        view_of.insert(path, view);
         found.push(DumpedDir {
             path: unescape(path),
             view,
@@ -127,13 +134,20 @@ mod tests {
         let paths: Vec<&[u8]> = dirs.iter().map(|d| &d.path[..]).collect();
         assert_eq!(paths, [&b"/"[..], b"/d", b"/d/e f"]);
         assert!(dirs.iter().all(|d| d.view == 0));
-        let tagged = "entry /n\\x00\\\\ dir ns=3 ino=9 nlink=2\nentry /f file ino=2\n";
+        let tagged = "entry /n\\x00\\\\ dir ns=3 ino=9 nlink=2\nentry /f file ino=2\n\
+            entry /n\\x00\\\\/d dir ino=10\nentry /e dir ino=11\n";
+        let views: Vec<(Vec<u8>, View)> = directories(tagged)
+            .into_iter()
+            .map(|d| (d.path, d.view))
+            .collect();
         assert_eq!(
-            directories(tagged),
-            [DumpedDir {
-                path: b"/n\x00\\".to_vec(),
-                view: 3
-            }]
+            views,
+            [
+                (b"/n\x00\\".to_vec(), 3),
+                (b"/n\x00\\/d".to_vec(), 3),
+                (b"/e".to_vec(), 0)
+            ],
+            "an untagged directory below a tagged one is asked in its view"
         );
         assert_eq!(unescape("a\\x2"), b"a\\x2", "a cut escape stands as it is");
     }
