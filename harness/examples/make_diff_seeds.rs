@@ -116,8 +116,8 @@ fn state_seeds(out: &Path) {
     }
 }
 
-/// 2. For each planted bug but the deep ones, the first campaign input that finds it (each
-/// input once).
+/// 2. For each planted bug but the deep ones, the first campaign input that finds it
+///    (each input once).
 fn fault_seeds(out: &Path) {
     let cfg = CampaignConfig {
         seed: 1,
