@@ -618,18 +618,11 @@ mod tests {
     #[test]
     fn a_resumed_scan_is_counted_in_the_reach() {
         use crate::gen::ReachFeatures;
-        let script = b"bulk \"/\" \"n\" 100\nopendir 0 \"/\"\nreadpage 0 10\n\
+        let ops = crate::lang::script::ops_of(
+            "bulk \"/\" \"n\" 100\nopendir 0 \"/\"\nreadpage 0 10\n\
             remove \"/n0\"\nremove \"/n50\"\nremove \"/n51\"\nreadpage 0 10\n\
-            opendir 1 \"/\"\nreadpage 1 10\n";
-        let ops: Vec<Op> = crate::parse_script(script)
-            .unwrap()
-            .stmts
-            .into_iter()
-            .filter_map(|s| match s {
-                crate::Stmt::Op(o) => Some(o),
-                _ => None,
-            })
-            .collect();
+            opendir 1 \"/\"\nreadpage 1 10\n",
+        );
         let stats = run_ops(Limits::default(), &ops, &|l| Tree::with_limits(l))
             .unwrap()
             .stats;

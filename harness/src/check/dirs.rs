@@ -15,10 +15,11 @@
 
 use std::collections::HashMap;
 
-use pdtree::{Errno, PseudoFs, Stat, View};
+use pdtree::{PseudoFs, View};
 
 use crate::check::divergence::{DivergenceKind, Failure, Side};
 use crate::check::panic::catch;
+use crate::lang::runner::Outcome;
 
 /// A directory named by a dump line: its path and the view it is visible in (its
 /// namespace for a tagged one, else view 0).
@@ -83,9 +84,10 @@ fn unescape(escaped: &str) -> Vec<u8> {
     out
 }
 
-/// One directory's `stat` on one side.
-fn stat_of<T: PseudoFs>(t: &T, side: Side, d: &DumpedDir) -> Result<Result<Stat, Errno>, Failure> {
-    catch(|| t.stat_in(d.view, &d.path)).map_err(|c| Failure::panic(side, c))
+/// One directory's `stat` on one side, as the op's outcome.
+fn stat_of<T: PseudoFs>(t: &T, side: Side, d: &DumpedDir) -> Result<Outcome, Failure> {
+    let answer = catch(|| t.stat_in(d.view, &d.path)).map_err(|c| Failure::panic(side, c))?;
+    Ok(answer.map_or_else(Outcome::Err, Outcome::Stat))
 }
 
 /// Every directory of the reference's dump `dump_b`, asked of A and of B: the two answers
@@ -164,7 +166,10 @@ mod tests {
         match f.kind {
             DivergenceKind::DirectoryStat { path, a, b, .. } => {
                 assert_eq!(path, b"/d");
-                assert_eq!((a.unwrap().size, b.unwrap().size), (301 % 256, 301));
+                let (Outcome::Stat(a), Outcome::Stat(b)) = (*a, *b) else {
+                    panic!("both answers are stats");
+                };
+                assert_eq!((a.size, b.size), (301 % 256, 301));
             }
             k => panic!("{k:?}"),
         }

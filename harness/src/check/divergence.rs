@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use pdtree::{Errno, InvariantViolation, Stat, Stats, View};
+use pdtree::{InvariantViolation, Stats, View};
 
 use crate::check::panic::Caught;
 use crate::lang::runner::Outcome;
@@ -99,10 +99,11 @@ pub enum DivergenceKind {
         path: Vec<u8>,
         /// The view it was asked in.
         view: View,
-        /// A's answer (boxed, as B's: a `Stat` is large, and every failure carries the kind).
-        a: Box<Result<Stat, Errno>>,
+        /// A's answer, as the op's outcome would print it (boxed, as B's: an `Outcome` is
+        /// large, and every failure carries the kind).
+        a: Box<Outcome>,
         /// B's answer.
-        b: Box<Result<Stat, Errno>>,
+        b: Box<Outcome>,
     },
 }
 
@@ -141,10 +142,9 @@ impl DivergenceKind {
             DivergenceKind::Atomicity { side, .. } => format!("atomicity {side}"),
             DivergenceKind::Readdir { rule, .. } => format!("readdir guarantee {rule}"),
             DivergenceKind::FinalDump => "final dump".into(),
-            DivergenceKind::DirectoryStat { a, b, .. } => format!(
-                "directory {}",
-                outcome_difference(&stat_outcome(a), &stat_outcome(b))
-            ),
+            DivergenceKind::DirectoryStat { a, b, .. } => {
+                format!("directory {}", outcome_difference(a, b))
+            }
         }
     }
 }
@@ -303,8 +303,8 @@ impl fmt::Display for Divergence {
                 f,
                 "* directory: `stat_in {view} {}`\n* A: `{}`\n* B: `{}`",
                 crate::quote(path),
-                stat_outcome(a),
-                stat_outcome(b)
+                a,
+                b
             )?,
             DivergenceKind::Atomicity { what, .. } => {
                 writeln!(f, "\nWhat the failed op changed:\n\n```diff\n{what}```")?
@@ -391,14 +391,6 @@ pub(crate) fn stats_fields(a: &Stats, b: &Stats) -> String {
     ];
     let names: Vec<&str> = differs.iter().filter(|d| d.1).map(|d| d.0).collect();
     names.join(",")
-}
-
-/// A `stat` answer as the op's outcome would print it.
-fn stat_outcome(r: &Result<Stat, Errno>) -> Outcome {
-    match r {
-        Ok(s) => Outcome::Stat(*s),
-        Err(e) => Outcome::Err(*e),
-    }
 }
 
 /// What differs between two outcomes, without the values (for signatures).

@@ -683,6 +683,20 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// A script's ops, for tests: every statement must be an op.
+#[cfg(test)]
+pub(crate) fn ops_of(script: &str) -> Vec<Op> {
+    let parsed = parse_script(script.as_bytes()).expect("parses");
+    parsed
+        .stmts
+        .into_iter()
+        .map(|s| match s {
+            Stmt::Op(op) => op,
+            other => panic!("not an op: {other}"),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

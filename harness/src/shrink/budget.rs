@@ -135,6 +135,7 @@ mod tests {
     use super::*;
     use crate::check::diff::run_ops;
     use crate::check::faults::{Fault, Faulty};
+    use crate::lang::script::ops_of;
     use crate::shrink::minimize_case_within;
 
     fn bulk_then(n: usize, rest: &[Op]) -> Vec<Op> {
@@ -172,18 +173,6 @@ mod tests {
         assert_eq!(trial_work(&table), 3 + (1 + 3));
         // A new path makes one entry.
         assert_eq!(trial_work(&ops_of("mkdir \"/d\"\nstats\n")), 1 + (1 + 1));
-    }
-
-    fn ops_of(script: &str) -> Vec<Op> {
-        let parsed = crate::parse_script(script.as_bytes()).expect("parses");
-        parsed
-            .stmts
-            .into_iter()
-            .map(|s| match s {
-                crate::Stmt::Op(op) => op,
-                other => panic!("not an op: {other}"),
-            })
-            .collect()
     }
 
     /// A budget too small for the whole minimization stops it partway: the result says so,
