@@ -13,15 +13,16 @@
 //! * the parent's checks (4 and 5): making a file in a directory does not change how its
 //!   path resolves, nor whether it is a mount point;
 //! * the names taken in the parent (check 6): the names that were there when the run
-//!   began, plus those it made, kept in a set;
+//!   began (in a tagged directory, those its namespace sees), plus those it made, kept in a
+//!   set;
 //! * the allocated count (check 7), the list's last child and the first free arena slot:
 //!   nothing else is freed or appended while the run lasts.
 //!
-//! A tagged directory, whose name check depends on the views, gets the plain `create`.
+//! Each file gets the parent's tag, as `create` gives it.
 
 use std::collections::HashSet;
 
-use pdtree::{Errno, Owner, PseudoFs};
+use pdtree::{Errno, NsId, Owner, PseudoFs};
 
 use crate::path::split_path;
 use crate::{Append, Body, Bytes, Oracle};
@@ -32,8 +33,11 @@ struct Run {
     parent_comps: Vec<Vec<u8>>,
     /// Where the next file goes (the parent, its last child, the first free slot).
     at: Append,
-    /// Every name the parent's list holds, whatever its tag.
+    /// The names check 6 finds taken: in a shared parent every name its list holds, whatever
+    /// its tag; in a tagged one the names its namespace sees.
     names: HashSet<Bytes>,
+    /// The parent's tag, which every file made in it gets.
+    tag: Option<NsId>,
     /// Allocated entries.
     allocated: u64,
 }
@@ -65,9 +69,6 @@ impl Oracle {
         if !same_parent {
             *run = None;
             let parent = self.creation_parent(parent_comps)?; // checks 4 and 5
-            if self.node(parent).tag.is_some() {
-                return self.create(path, b"").map(drop);
-            }
             *run = Some(self.start_run(parent, parent_comps));
         }
         let Some(r) = run.as_mut() else {
@@ -82,7 +83,7 @@ impl Oracle {
             name,
             Body::File(Bytes::from(&b""[..])),
             Owner::Explicit,
-            None,
+            r.tag,
         );
         r.names.insert(self.node(idx).name.clone());
         r.at.last = Some(idx);
@@ -93,6 +94,7 @@ impl Oracle {
 
     /// A run in directory `parent`, which `parent_comps` names, from the tree as it is now.
     fn start_run(&self, parent: usize, parent_comps: &[&[u8]]) -> Run {
+        let tag = self.node(parent).tag;
         Run {
             parent_comps: parent_comps.iter().map(|c| c.to_vec()).collect(),
             at: Append {
@@ -102,8 +104,10 @@ impl Oracle {
             },
             names: self
                 .children(parent)
+                .filter(|&c| tag.is_none_or(|k| self.visible(c, k)))
                 .map(|c| self.node(c).name.clone())
                 .collect(),
+            tag,
             allocated: self.allocated(),
         }
     }
@@ -198,7 +202,7 @@ mod tests {
     }
 
     #[test]
-    fn a_tagged_directory_gets_the_plain_create() {
+    fn a_tagged_directory_is_as_for_create() {
         let mut t = Oracle::with_limits(Limits::default());
         t.register_ns(0, b"/net", &[Row::file("dev", "")]).unwrap();
         let net = t.lookup_path(b"/net").unwrap();
@@ -208,5 +212,14 @@ mod tests {
             (1, Some(Errno::EEXIST))
         );
         assert_eq!(run(&t, &files("/net", &["a", "b"])), (2, None));
+        // Another namespace's rows under the same path are not seen from view 0, whose
+        // directory the paths name; a run may pass between shared and tagged parents.
+        let ns = t.ns_create(5, 5).unwrap();
+        t.register_ns(ns, b"/net", &[Row::file("x", "")]).unwrap();
+        t.mkdir(b"/d").unwrap();
+        let mut paths = files("/net", &["x", "y"]);
+        paths.extend(files("/d", &["x"]));
+        paths.extend(files("/net", &["z", "dev"]));
+        assert_eq!(run(&t, &paths), (4, Some(Errno::EEXIST)));
     }
 }
