@@ -10,23 +10,40 @@
 //! readdir: the reference finds a page's start by a linear scan, so listing a directory of N
 //! children in pages of P costs it N²/P, about 2·10^9 steps for 2^16 children in the
 //! one-entry pages the minimizer's lowered limits allow; and a readdir of A would move the
-//! state a planted readdir bug keeps. Files are left out: their `stat` fields are stored, not derived, and
-//! the reference resolves each path by linear scans, 10^10 steps over 10^5 files.
+//! state a planted readdir bug keeps. Each is asked as `lookup_at_in` of its name in its
+//! parent, whose inode the parent's own line gave (the root as `stat_in` of `/`): one step
+//! from a known directory, where a `stat` of its path would walk from the root. Files are
+//! left out: their `stat` fields are stored, not derived, and the reference finds each by
+//! scanning its parent's list, 10^10 steps over 10^5 files.
 
 use std::collections::HashMap;
 
-use pdtree::{PseudoFs, View};
+use pdtree::{Ino, PseudoFs, View};
 
 use crate::check::divergence::{DivergenceKind, Failure, Side};
 use crate::check::panic::catch;
 use crate::lang::runner::Outcome;
 
-/// A directory named by a dump line: its path and the view it is visible in (its
-/// namespace for a tagged one, else view 0).
+/// A directory named by a dump line: its path, the view it is visible in (its namespace
+/// for a tagged one, else view 0) and, but for the root, its parent's inode.
 #[derive(Debug, PartialEq, Eq)]
 struct DumpedDir {
     path: Vec<u8>,
     view: View,
+    /// The parent directory's inode, from the parent's own line; `None` for the root.
+    parent: Option<Ino>,
+}
+
+impl DumpedDir {
+    /// The last component of the path (empty for the root).
+    fn name(&self) -> &[u8] {
+        let cut = self
+            .path
+            .iter()
+            .rposition(|&b| b == b'/')
+            .map_or(0, |i| i + 1);
+        &self.path[cut..]
+    }
 }
 
 /// The directories of a canonical dump (SEMANTICS §9: `entry PATH dir [ns=K] ino=…`,
@@ -34,23 +51,34 @@ struct DumpedDir {
 /// view, and so is every untagged one below it, which no other view reaches.
 fn directories(dump: &str) -> Vec<DumpedDir> {
     let mut found = Vec::new();
-    let mut view_of: HashMap<&str, View> = HashMap::new();
+    // Each directory's view and inode, by its escaped path.
+    let mut seen: HashMap<&str, (View, Option<Ino>)> = HashMap::new();
     for line in dump.lines() {
         let mut words = line.split(' ');
         let (Some("entry"), Some(path), Some("dir")) = (words.next(), words.next(), words.next())
         else {
             continue;
         };
-        let tag = words
-            .next()
+        let mut word = words.next();
+        let tag = word
             .and_then(|w| w.strip_prefix("ns="))
             .and_then(|k| k.parse().ok());
-        let parent = path.rfind('/').map_or("", |cut| &path[..cut.max(1)]);
-        let view = tag.unwrap_or_else(|| view_of.get(parent).copied().unwrap_or(0));
-        view_of.insert(path, view);
+        if tag.is_some() {
+            word = words.next();
+        }
+        let ino = word
+            .and_then(|w| w.strip_prefix("ino="))
+            .and_then(|n| n.parse().ok());
+        let parent = (path != "/").then(|| path.rfind('/').map_or("", |cut| &path[..cut.max(1)]));
+        let (parent_view, parent_ino) = parent
+            .and_then(|p| seen.get(p).copied())
+            .unwrap_or((0, None));
+        let view = tag.unwrap_or(parent_view);
+        seen.insert(path, (view, ino));
         found.push(DumpedDir {
             path: unescape(path),
             view,
+            parent: parent_ino,
         });
     }
     found
@@ -84,9 +112,17 @@ fn unescape(escaped: &str) -> Vec<u8> {
     out
 }
 
-/// One directory's `stat` on one side, as the op's outcome.
+/// One directory's `stat` on one side, as the op's outcome: `lookup_at_in` of its name in
+/// its parent when the dump gave the parent's inode (it gives every one but the root's),
+/// else `stat_in` of its path. Over a 2,000-deep chain, a walk from the root for each
+/// directory was 2·10^6 name comparisons, and the reference splits every path into owned
+/// components first.
 fn stat_of<T: PseudoFs>(t: &T, side: Side, d: &DumpedDir) -> Result<Outcome, Failure> {
-    let answer = catch(|| t.stat_in(d.view, &d.path)).map_err(|c| Failure::panic(side, c))?;
+    let answer = catch(|| match d.parent {
+        Some(parent) => t.lookup_at_in(d.view, parent, d.name()),
+        None => t.stat_in(d.view, &d.path),
+    })
+    .map_err(|c| Failure::panic(side, c))?;
     Ok(answer.map_or_else(Outcome::Err, Outcome::Stat))
 }
 
@@ -102,8 +138,9 @@ pub(crate) fn compare_directories<A: PseudoFs, B: PseudoFs>(
         let on_a = stat_of(a, Side::A, &d)?;
         if on_a != on_b {
             return Err(Failure::new(DivergenceKind::DirectoryStat {
-                path: d.path,
                 view: d.view,
+                parent: d.parent,
+                path: d.path,
                 a: Box::new(on_a),
                 b: Box::new(on_b),
             }));
@@ -136,21 +173,26 @@ mod tests {
         let paths: Vec<&[u8]> = dirs.iter().map(|d| &d.path[..]).collect();
         assert_eq!(paths, [&b"/"[..], b"/d", b"/d/e f"]);
         assert!(dirs.iter().all(|d| d.view == 0));
-        let tagged = "entry /n\\x00\\\\ dir ns=3 ino=9 nlink=2\nentry /f file ino=2\n\
-            entry /n\\x00\\\\/d dir ino=10\nentry /e dir ino=11\n";
-        let views: Vec<(Vec<u8>, View)> = directories(tagged)
+        let parents: Vec<Option<Ino>> = dirs.iter().map(|d| d.parent).collect();
+        assert_eq!(parents, [None, Some(1), Some(2)], "/d is ino 2");
+        let tagged = "entry / dir ino=1 nlink=4\nentry /n\\x00\\\\ dir ns=3 ino=9 nlink=2\n\
+            entry /f file ino=2\nentry /n\\x00\\\\/d dir ino=10\nentry /e dir ino=11\n";
+        let found: Vec<(Vec<u8>, View, Option<Ino>)> = directories(tagged)
             .into_iter()
-            .map(|d| (d.path, d.view))
+            .map(|d| (d.path, d.view, d.parent))
             .collect();
         assert_eq!(
-            views,
+            found,
             [
-                (b"/n\x00\\".to_vec(), 3),
-                (b"/n\x00\\/d".to_vec(), 3),
-                (b"/e".to_vec(), 0)
+                (b"/".to_vec(), 0, None),
+                (b"/n\x00\\".to_vec(), 3, Some(1)),
+                (b"/n\x00\\/d".to_vec(), 3, Some(9)),
+                (b"/e".to_vec(), 0, Some(1))
             ],
             "an untagged directory below a tagged one is asked in its view"
         );
+        let d = &directories(tagged)[2];
+        assert_eq!(d.name(), b"d");
         assert_eq!(unescape("a\\x2"), b"a\\x2", "a cut escape stands as it is");
     }
 

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use pdtree::{InvariantViolation, Stats, View};
+use pdtree::{Ino, InvariantViolation, Stats, View};
 
 use crate::check::panic::Caught;
 use crate::lang::runner::Outcome;
@@ -99,6 +99,9 @@ pub enum DivergenceKind {
         path: Vec<u8>,
         /// The view it was asked in.
         view: View,
+        /// Its parent's inode, in which it was looked up by name; `None`: it was asked by
+        /// path (the root).
+        parent: Option<Ino>,
         /// A's answer, as the op's outcome would print it (boxed, as B's: an `Outcome` is
         /// large, and every failure carries the kind).
         a: Box<Outcome>,
@@ -299,13 +302,26 @@ impl fmt::Display for Divergence {
             } => writeln!(f, "* panic at {location}: {message}")?,
             DivergenceKind::Stats { a, b } => writeln!(f, "* stats A: {a:?}\n* stats B: {b:?}")?,
             DivergenceKind::Readdir { detail, .. } => writeln!(f, "* detail: {detail}")?,
-            DivergenceKind::DirectoryStat { path, view, a, b } => writeln!(
-                f,
-                "* directory: `stat_in {view} {}`\n* A: `{}`\n* B: `{}`",
-                crate::quote(path),
+            DivergenceKind::DirectoryStat {
+                path,
+                view,
+                parent,
                 a,
-                b
-            )?,
+                b,
+            } => {
+                let asked = match parent {
+                    Some(ino) => {
+                        let cut = path.iter().rposition(|&c| c == b'/').map_or(0, |i| i + 1);
+                        format!("@{view} lookup_at {ino} {}", crate::quote(&path[cut..]))
+                    }
+                    None => format!("@{view} stat {}", crate::quote(path)),
+                };
+                writeln!(
+                    f,
+                    "* directory: {}, asked as `{asked}`\n* A: `{a}`\n* B: `{b}`",
+                    crate::quote(path)
+                )?
+            }
             DivergenceKind::Atomicity { what, .. } => {
                 writeln!(f, "\nWhat the failed op changed:\n\n```diff\n{what}```")?
             }
