@@ -49,7 +49,7 @@ use pdtree::{
 };
 use source::Source;
 use std::fmt::Write;
-use std::sync::Arc;
+use std::rc::Rc;
 
 /// Where a new entry goes: the end of `parent`'s list, after `last` (`None`: the list is
 /// empty), in the first free arena slot at or after `free_from`.
@@ -63,11 +63,11 @@ struct Append {
 /// Arena index of the root directory; slot 0 is never freed.
 const ROOT: usize = 0;
 
-/// Bytes that never change once written: names and contents. Shared (`Arc`), so the copy of
+/// Bytes that never change once written: names and contents. Shared (`Rc`), so the copy of
 /// the whole oracle that the differential runner takes before every state-changing op (to
 /// prove that a failed op changed nothing) copies no bytes. Equality still compares the
 /// bytes.
-pub(crate) type Bytes = Arc<[u8]>;
+pub(crate) type Bytes = Rc<[u8]>;
 
 /// What an entry holds, by kind (SEMANTICS §1).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,10 +136,10 @@ struct Header {
     ns: Option<NsId>,
     /// Inode numbers of the directories on the header's path, outermost first, root excluded.
     /// Empty when the header's directory is the root. Like the rows, fixed once registered
-    /// and shared (`Arc`), as [`Bytes`] are.
-    path: Arc<[Ino]>,
+    /// and shared (`Rc`), as [`Bytes`] are.
+    path: Rc<[Ino]>,
     /// The rows, in table order.
-    rows: Arc<[HeaderRow]>,
+    rows: Rc<[HeaderRow]>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1715,7 +1715,7 @@ mod tests {
         p.headers.clear(); // implicit directories nobody holds
         assert_eq!(broken(&p), 5);
         let mut p = o.clone();
-        p.headers[0].rows = Arc::from([]); // now a "mount point" holding a row
+        p.headers[0].rows = Rc::from([]); // now a "mount point" holding a row
         assert_eq!(broken(&p), 5);
     }
 
