@@ -18,9 +18,8 @@ const MAX_ITERATIONS: u64 = 20_000;
 const MAX_MINIMIZED: usize = 10;
 /// Iterations of the clean run in a normal `cargo test`: every planted bug must be found well
 /// within it, so a clean run this long means something. (About 2.7 ms per iteration with the
-/// workspace's opt-level 1 test profile, so ~16 s; the full [`MAX_ITERATIONS`] clean run is
-/// `unmodified_tree_is_clean_full`, ignored by default:
-/// `cargo test --release -p pdtree-harness --test self_test -- --ignored`.)
+/// workspace's opt-level 1 test profile, so ~16 s. The clean run at the full [`MAX_ITERATIONS`]
+/// is `.ci/run`'s campaign step, `pdtree fuzz --seed 1` in release: the same campaign.)
 const CLEAN_ITERATIONS: u64 = 6_000;
 
 fn config() -> CampaignConfig {
@@ -391,13 +390,6 @@ fn clean(iterations: u64) {
 #[test]
 fn unmodified_tree_is_clean() {
     clean(CLEAN_ITERATIONS);
-}
-
-/// The same campaign, at the full bound, on the unmodified tree finds nothing (slow in debug).
-#[test]
-#[ignore = "20,000 iterations: run with --release -- --ignored"]
-fn unmodified_tree_is_clean_full() {
-    clean(MAX_ITERATIONS);
 }
 
 /// A report for a planted bug holds the minimized script and a dump diff, in memory and on
