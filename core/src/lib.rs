@@ -41,8 +41,3 @@ pub use types::{
     Owner, ReadDirPage, Row, RowKind, Stat, Stats, View, MAX_MODE, MAX_NAME, MAX_PATH, NO_ID,
     ROOT_INO,
 };
-
-/// The README's examples, compiled and run as doc tests so they stay true.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-pub struct ReadmeDoctests;

@@ -241,3 +241,9 @@ impl Drop for Mounted {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The project README's examples, compiled and run as doc tests so they stay true. They are
+/// here, not in core, because they use this crate and the harness too (a dev-dependency).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ProjectReadmeDoctests;

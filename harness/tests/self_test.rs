@@ -444,3 +444,22 @@ fn report_has_minimized_script_and_dump_diff() {
     assert_eq!(parsed.stmts.len(), found.minimized.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `ci/fuzz-faults` measures `cargo fuzz` on exactly the deep planted bugs: its default list
+/// is [`Fault::DEEP`], by name and in order.
+#[test]
+fn fuzz_faults_script_lists_the_deep_bugs() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci/fuzz-faults");
+    let text = std::fs::read_to_string(&script).expect("ci/fuzz-faults");
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("faults=\""))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("a `faults=\"...\"` line in ci/fuzz-faults");
+    let listed: Vec<&str> = line.split(',').collect();
+    let deep: Vec<&str> = Fault::DEEP.iter().map(|f| f.name()).collect();
+    assert_eq!(
+        listed, deep,
+        "ci/fuzz-faults' default list against Fault::DEEP"
+    );
+}

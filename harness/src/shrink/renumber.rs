@@ -73,7 +73,7 @@ fn produced(out: &Outcome) -> Option<(Counter, u64)> {
 /// from a kept op's outcome (per `producers`, of `ops`) rewritten to that op's outcome in the
 /// kept sequence.
 ///
-/// ```ignore
+/// ```text
 /// mkdir "/a"; mkdir "/b"; lookup_at 3 "x"   --drop mkdir "/a"-->   mkdir "/b"; lookup_at 2 "x"
 /// ```
 pub(crate) fn renumber(
