@@ -108,7 +108,7 @@ impl Oracle {
                 .map(|c| self.node(c).name.clone())
                 .collect(),
             tag,
-            allocated: self.allocated(),
+            allocated: self.allocated_from_free(),
         }
     }
 }

@@ -67,8 +67,14 @@ impl Oracle {
         if k == 0 {
             return Err(Errno::EBUSY);
         }
-        // (a) a scan of the whole arena for k's entries (the oracle may walk; core may not).
-        let tagged: Vec<usize> = (0..self.nodes.len())
+        // (a) a scan of the whole arena for k's entries (the oracle may walk; core may not),
+        // unless the count says it has none.
+        let arena = if self.tagged.contains_key(&k) {
+            0..self.nodes.len()
+        } else {
+            0..0
+        };
+        let tagged: Vec<usize> = arena
             .filter(|&i| matches!(&self.nodes[i], Some(n) if !n.removed && n.tag == Some(k)))
             .filter(|&i| i != ROOT && self.node(i).parent.is_some())
             .collect();
