@@ -52,15 +52,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::rc::Rc;
 
-/// Where a new entry goes: the end of `parent`'s list, after `last` (`None`: the list is
-/// empty), in the first free arena slot at or after `free_from`.
-#[derive(Clone, Copy)]
-struct Append {
-    parent: usize,
-    last: Option<usize>,
-    free_from: usize,
-}
-
 /// Arena index of the root directory; slot 0 is never freed.
 const ROOT: usize = 0;
 
@@ -521,29 +512,6 @@ impl Oracle {
         owner: Owner,
         tag: Option<NsId>,
     ) -> usize {
-        let at = Append {
-            parent,
-            last,
-            free_from: 0,
-        };
-        self.attach_new_at(at, name, body, owner, tag)
-    }
-
-    /// [`Oracle::attach_new_after`] where the caller also knows that no slot before
-    /// `at.free_from` is free (`create_files`, which fills the arena's free slots in order).
-    fn attach_new_at(
-        &mut self,
-        at: Append,
-        name: &[u8],
-        body: Body,
-        owner: Owner,
-        tag: Option<NsId>,
-    ) -> usize {
-        let Append {
-            parent,
-            last,
-            free_from,
-        } = at;
         // The hint is the list's last node: a child of `parent` with no next sibling (O(1),
         // so that debug builds do not pay the walk the hint saves).
         debug_assert!(match last {
@@ -572,11 +540,8 @@ impl Oracle {
             next_sibling: None,
             removed: false,
         });
-        let idx = match self.free.range(free_from..).next().copied() {
-            Some(i) => {
-                self.free.remove(&i);
-                i
-            }
+        let idx = match self.free.pop_first() {
+            Some(i) => i,
             None => {
                 self.nodes.push(None);
                 self.nodes.len() - 1
@@ -648,12 +613,10 @@ impl Oracle {
     /// 0` (an empty-table `register` at an existing directory), so with `max_entries == 0`,
     /// where the root alone already passes the limit, that registration is `ENOSPC` too.
     fn check_room(&self, more: u64) -> Result<(), Errno> {
-        self.check_room_after(self.allocated_from_free(), more)
-    }
-
-    /// [`Oracle::check_room`] where the caller knows the allocated count.
-    fn check_room_after(&self, allocated: u64, more: u64) -> Result<(), Errno> {
-        let total = allocated.checked_add(more).ok_or(Errno::ENOSPC)?;
+        let total = self
+            .allocated_from_free()
+            .checked_add(more)
+            .ok_or(Errno::ENOSPC)?;
         // §3 counter limits: never more than 2^32 - 1 allocated entries, whatever the limit.
         if total > self.limits.max_entries
             || total > 4_294_967_295

@@ -37,13 +37,15 @@ struct DumpedDir {
 impl DumpedDir {
     /// The last component of the path (empty for the root).
     fn name(&self) -> &[u8] {
-        let cut = self
-            .path
-            .iter()
-            .rposition(|&b| b == b'/')
-            .map_or(0, |i| i + 1);
-        &self.path[cut..]
+        last_name(&self.path)
     }
+}
+
+/// The last component of `path` (empty for the root): the name a directory is looked up by
+/// in its parent, here and in the report of a divergence.
+pub(crate) fn last_name(path: &[u8]) -> &[u8] {
+    let cut = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+    &path[cut..]
 }
 
 /// The directories of a canonical dump (SEMANTICS §9: `entry PATH dir [ns=K] ino=…`,

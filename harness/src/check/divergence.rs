@@ -310,10 +310,10 @@ impl fmt::Display for Divergence {
                 b,
             } => {
                 let asked = match parent {
-                    Some(ino) => {
-                        let cut = path.iter().rposition(|&c| c == b'/').map_or(0, |i| i + 1);
-                        format!("@{view} lookup_at {ino} {}", crate::quote(&path[cut..]))
-                    }
+                    Some(ino) => format!(
+                        "@{view} lookup_at {ino} {}",
+                        crate::quote(crate::check::dirs::last_name(path))
+                    ),
                     None => format!("@{view} stat {}", crate::quote(path)),
                 };
                 writeln!(
