@@ -6,8 +6,8 @@
 //! ([`diff_bytes`](crate::diff_bytes)). So any iteration reproduces on its own, and `--jobs` changes only how
 //! fast inputs run, never which.
 //!
-//! Iterations run in chunks; within a chunk the `jobs` threads take every `jobs`-th
-//! iteration. Results are merged in iteration order and the campaign stops at the first
+//! The `jobs` threads each take the next iteration not yet taken, up to a window ahead of
+//! the merge; results are merged in iteration order and the campaign stops at the first
 //! divergence in that order, counting only the iterations before it. So for a fixed seed and
 //! iteration count the result and its [`summary`](CampaignResult::summary) text are identical
 //! run to run and for any `jobs` (timings are kept out of it: see
@@ -26,9 +26,11 @@
 pub mod replay;
 pub mod report;
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use pdtree::{Limits, PseudoFs};
@@ -52,7 +54,8 @@ pub struct CampaignConfig {
     pub seed: u64,
     /// Stop after this many iterations.
     pub iterations: Option<u64>,
-    /// Stop after this long (checked between chunks of iterations).
+    /// Stop after this long: no iteration is started after it, and those running finish (a
+    /// long history takes seconds); the count is of the iterations merged in order by then.
     pub time: Option<Duration>,
     /// Worker threads (at least 1).
     pub jobs: usize,
@@ -241,7 +244,7 @@ pub fn iteration_input(seed: u64, i: u64, max_len: usize) -> Vec<u8> {
     buf
 }
 
-/// Where a campaign is, for a progress display: passed after every chunk of iterations.
+/// Where a campaign is, for a progress display: passed each time more iterations are merged.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress<'a> {
     /// Iterations done (in iteration order).
@@ -286,8 +289,8 @@ pub fn run<A: PseudoFs>(
     run_with_progress(cfg, make_a, &|_| {})
 }
 
-/// [`run`], calling `progress` after every chunk of iterations (the `pdtree` command draws
-/// its progress bar from it).
+/// [`run`], calling `progress` each time more iterations are merged (the `pdtree` command
+/// draws its progress bar from it).
 pub fn run_with_progress<A: PseudoFs>(
     cfg: &CampaignConfig,
     make_a: &(dyn Fn(Limits) -> A + Sync),
@@ -299,27 +302,39 @@ pub fn run_with_progress<A: PseudoFs>(
     } else {
         DEFAULT_ITERATIONS
     });
-    let mut next = 0u64;
-    let mut stats = GenStats::default();
-    let mut hit: Option<(u64, Divergence)> = None;
-    while next < limit && hit.is_none() {
-        if cfg.time.is_some_and(|t| start.elapsed() >= t) {
-            break;
+    let mut merge = Merge {
+        next: 0,
+        stats: GenStats::default(),
+        hit: None,
+    };
+    let pipeline = Pipeline::new(limit, cfg.time.map(|t| start + t));
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..cfg.jobs.max(1))
+            .map(|_| {
+                let tx = tx.clone();
+                let pipeline = &pipeline;
+                s.spawn(move || pipeline.work(cfg, make_a, &tx))
+            })
+            .collect();
+        drop(tx);
+        merge_results(&pipeline, &rx, &mut merge, &|m: &Merge| {
+            report(
+                progress,
+                (m.next, limit),
+                &m.stats,
+                start,
+                m.hit.is_some(),
+                None,
+            );
+        });
+        for w in workers {
+            // A worker's panic (a bug in make_a or in the harness) goes on as it was.
+            w.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         }
-        let end = next.saturating_add(8 * cfg.jobs.max(1) as u64).min(limit);
-        for (i, r) in run_chunk(cfg, make_a, next, end) {
-            match r {
-                Ok(st) => stats.merge(&st),
-                Err(d) => {
-                    hit = Some((i, d));
-                    break;
-                }
-            }
-        }
-        next = hit.as_ref().map_or(end, |h| h.0 + 1);
-        report(progress, (next, limit), &stats, start, hit.is_some(), None);
-    }
+    });
     let elapsed = start.elapsed();
+    let Merge { next, stats, hit } = merge;
     let found = hit.map(|(i, d)| {
         let minimizing = |spent: &Spent| {
             report(progress, (next, limit), &stats, start, true, Some(*spent));
@@ -335,49 +350,174 @@ pub fn run_with_progress<A: PseudoFs>(
     }
 }
 
-/// Iterations `next..end` on `cfg.jobs` threads, returned in iteration order: every iteration
-/// before the first that diverges, and that one (later ones may be missing).
-///
-/// Each thread takes the next iteration not yet taken, so a slow input (a long history, a
-/// 10^5-file bulk: a thousand times a typical one) holds up only its own thread while the
-/// others go on to the end of the chunk; with a fixed share per thread two jobs ran seed 1's
-/// 20,000 iterations in 58.1 s, this way in 55.3 s (one job: 62.9 s). The chunk still ends
-/// with its slowest input. Which thread runs an iteration changes nothing it computes, so
-/// the results are the same for any `jobs`.
-fn run_chunk<A: PseudoFs>(
-    cfg: &CampaignConfig,
-    make_a: &(dyn Fn(Limits) -> A + Sync),
+/// How far the worker threads may run ahead of the first iteration not yet merged: a bound
+/// on the results held out of order while one thread is on a slow input (a long history
+/// takes 1–7 s, in which the other thread runs a few thousand typical inputs).
+const WINDOW: u64 = 4096;
+
+/// One iteration's outcome, as a worker sends it.
+type Outcome = (u64, Result<GenStats, Divergence>);
+
+/// The iterations merged so far, in iteration order.
+struct Merge {
+    /// Iterations merged: every one below it ran, and the diverging one is the last.
     next: u64,
-    end: u64,
-) -> Vec<(u64, Result<GenStats, Divergence>)> {
-    let jobs = cfg.jobs.max(1);
-    let taken = AtomicU64::new(next);
-    // The lowest iteration found diverging: later ones need not run.
-    let first_divergence = AtomicU64::new(u64::MAX);
-    let worker = || {
-        let mut out = Vec::new();
+    /// The merged iterations' counts (the diverging one's excluded).
+    stats: GenStats,
+    /// The first divergence in iteration order, once merged.
+    hit: Option<(u64, Divergence)>,
+}
+
+/// Receives the workers' outcomes until every worker is done, merging them in iteration
+/// order (later ones wait in `pending`, at most [`WINDOW`] of them), and stops the workers
+/// at the first divergence. `merged` is called after each merge.
+fn merge_results(
+    pipeline: &Pipeline,
+    rx: &mpsc::Receiver<Outcome>,
+    m: &mut Merge,
+    merged: &dyn Fn(&Merge),
+) {
+    let mut pending = BTreeMap::new();
+    // Ends when every worker is done (each holds a sender).
+    for (i, r) in rx {
+        if m.hit.is_some() {
+            continue;
+        }
+        pending.insert(i, r);
+        if m.merge_ready(&mut pending) {
+            pipeline.advance(m.next, m.hit.is_some());
+            merged(m);
+        }
+    }
+}
+
+impl Merge {
+    /// Merges every pending outcome that is next in iteration order; true if any was.
+    fn merge_ready(&mut self, pending: &mut BTreeMap<u64, Result<GenStats, Divergence>>) -> bool {
+        let from = self.next;
+        while let Some(r) = pending.remove(&self.next) {
+            self.next += 1;
+            match r {
+                Ok(st) => self.stats.merge(&st),
+                Err(d) => {
+                    self.hit = Some((self.next - 1, d));
+                    pending.clear();
+                    break;
+                }
+            }
+        }
+        self.next > from
+    }
+}
+
+/// What the worker threads share: which iteration is next, how far the merge is, whether
+/// to stop.
+///
+/// Each thread takes the next iteration not yet taken, so a slow input holds up only its own
+/// thread while the others go on, up to [`WINDOW`] iterations past it. Which thread runs an
+/// iteration changes nothing it computes, so the results are the same for any `jobs`.
+/// Seed 1's 20,000 iterations on two jobs take 34–36 s this way (63 s of CPU time); in chunks
+/// of 16 iterations, each ending with its slowest input, they took 55 s.
+struct Pipeline {
+    /// The iteration limit (`u64::MAX`: none).
+    limit: u64,
+    /// No iteration is taken from this instant on (`--time`).
+    deadline: Option<Instant>,
+    /// The next iteration to take.
+    taken: AtomicU64,
+    /// Iterations merged (every one below ran). Stored by the merging thread, under `room`.
+    merged: AtomicU64,
+    /// The lowest iteration seen diverging: later ones need not run.
+    first_divergence: AtomicU64,
+    /// Set when no more iterations are to be taken: a divergence merged, or a worker
+    /// panicked (its iteration would never be merged).
+    stopped: AtomicBool,
+    /// Where a worker that is [`WINDOW`] ahead of the merge waits for it.
+    room: (Mutex<()>, Condvar),
+}
+
+impl Pipeline {
+    fn new(limit: u64, deadline: Option<Instant>) -> Pipeline {
+        Pipeline {
+            limit,
+            deadline,
+            taken: AtomicU64::new(0),
+            merged: AtomicU64::new(0),
+            first_divergence: AtomicU64::new(u64::MAX),
+            stopped: AtomicBool::new(false),
+            room: (Mutex::new(()), Condvar::new()),
+        }
+    }
+
+    /// One worker: takes iterations and sends their outcomes until there are none to take.
+    fn work<A: PseudoFs>(
+        &self,
+        cfg: &CampaignConfig,
+        make_a: &(dyn Fn(Limits) -> A + Sync),
+        tx: &mpsc::Sender<Outcome>,
+    ) {
+        let _stop_on_panic = StopOnPanic(self);
         loop {
-            let i = taken.fetch_add(1, Ordering::Relaxed);
-            if i >= end || i > first_divergence.load(Ordering::Relaxed) {
-                return out;
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return;
+            }
+            let i = self.taken.fetch_add(1, Ordering::Relaxed);
+            if i >= self.limit || !self.wait_for_room(i) {
+                return;
+            }
+            if i > self.first_divergence.load(Ordering::Relaxed) {
+                return;
             }
             let input = iteration_input(cfg.seed, i, cfg.max_len);
             let r = diff_bytes_in(&input, cfg.profile, make_a).map(|r| r.stats);
             if r.is_err() {
-                first_divergence.fetch_min(i, Ordering::Relaxed);
+                self.first_divergence.fetch_min(i, Ordering::Relaxed);
             }
-            out.push((i, r));
+            if tx.send((i, r)).is_err() {
+                return;
+            }
         }
-    };
-    let mut results: Vec<_> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..jobs).map(|_| s.spawn(worker)).collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    results.sort_by_key(|r| r.0);
-    results
+    }
+
+    /// Waits until iteration `i` is within [`WINDOW`] of the merge; false if stopped.
+    fn wait_for_room(&self, i: u64) -> bool {
+        let room = || i < self.merged.load(Ordering::Acquire).saturating_add(WINDOW);
+        if !room() {
+            let (lock, cv) = &self.room;
+            let mut guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
+            while !room() && !self.stopped.load(Ordering::Acquire) {
+                guard = cv.wait(guard).unwrap_or_else(PoisonError::into_inner);
+            }
+        }
+        !self.stopped.load(Ordering::Acquire)
+    }
+
+    /// The merge reached `merged`; `stop` once it merged a divergence.
+    fn advance(&self, merged: u64, stop: bool) {
+        self.merged.store(merged, Ordering::Release);
+        if stop {
+            self.stopped.store(true, Ordering::Release);
+        }
+        // Taken after the stores, so a worker that saw the old values is already waiting.
+        let _guard = self.room.0.lock().unwrap_or_else(PoisonError::into_inner);
+        self.room.1.notify_all();
+    }
+
+    fn stop(&self) {
+        self.advance(self.merged.load(Ordering::Acquire), true);
+    }
+}
+
+/// Stops the pipeline when its worker unwinds, so the others do not wait for the merge of
+/// an iteration that will never come; the panic itself goes on to the scope's join.
+struct StopOnPanic<'p>(&'p Pipeline);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
 }
 
 /// The found divergence of iteration `i`: minimized (unless turned off) and reported.
@@ -438,5 +578,82 @@ fn found<A: PseudoFs>(
         minimization,
         minimize_budget: cfg.minimize_budget,
         report,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core_tree;
+
+    fn cfg(jobs: usize) -> CampaignConfig {
+        CampaignConfig {
+            seed: 5,
+            iterations: Some(40),
+            jobs,
+            ..CampaignConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_worker_thread_that_panics_ends_the_campaign_with_its_panic() {
+        let made = AtomicU64::new(0);
+        let make = |l: Limits| {
+            let n = made.fetch_add(1, Ordering::Relaxed);
+            assert!(n != 7, "planted panic in make_a");
+            core_tree(l)
+        };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&cfg(3), &make)));
+        let e = r.expect_err("the worker's panic reaches the caller");
+        let message = e
+            .downcast_ref::<&str>()
+            .copied()
+            .or(e.downcast_ref::<String>().map(String::as_str));
+        assert_eq!(message, Some("planted panic in make_a"));
+    }
+
+    #[test]
+    fn no_iteration_starts_once_the_time_is_up() {
+        let c = CampaignConfig {
+            iterations: None,
+            time: Some(Duration::ZERO),
+            ..cfg(2)
+        };
+        let r = run(&c, &core_tree);
+        assert_eq!((r.iterations, r.stats.ops), (0, 0));
+    }
+
+    #[test]
+    fn the_same_iterations_are_merged_for_any_jobs() {
+        let one = run(&cfg(1), &core_tree);
+        assert_eq!(one.iterations, 40);
+        for jobs in [2, 3, 5] {
+            assert_eq!(
+                one.summary(),
+                run(&cfg(jobs), &core_tree).summary(),
+                "{jobs} jobs"
+            );
+        }
+    }
+
+    #[test]
+    fn a_worker_a_window_ahead_of_the_merge_waits_for_it() {
+        let p = Pipeline::new(u64::MAX, None);
+        assert!(p.wait_for_room(WINDOW - 1), "inside the window: no wait");
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| p.wait_for_room(WINDOW));
+            while !waiter.is_finished() && p.merged.load(Ordering::Relaxed) == 0 {
+                // Let it reach the wait before the merge moves (it returns either way).
+                std::thread::sleep(Duration::from_millis(5));
+                p.advance(1, false);
+            }
+            assert!(waiter.join().unwrap(), "room once the merge moved on");
+        });
+        let stopped = Pipeline::new(u64::MAX, None);
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| stopped.wait_for_room(WINDOW));
+            stopped.stop();
+            assert!(!waiter.join().unwrap(), "a stopped pipeline takes no more");
+        });
     }
 }
