@@ -258,6 +258,34 @@ impl Oracle {
         })
     }
 
+    /// The directory `readdir` in `view` reads: the view, then live and visible, then a
+    /// directory (§5, §10).
+    fn readdir_target(&self, view: View, dir: Ino) -> Result<usize, Errno> {
+        self.live_view(view)?;
+        let d = self
+            .find_live(dir)
+            .filter(|&d| self.visible(d, view))
+            .ok_or(Errno::ENOENT)?;
+        if !self.is_dir(d) {
+            return Err(Errno::ENOTDIR);
+        }
+        Ok(d)
+    }
+
+    /// The children of directory `d` that `view` sees with inode number >= `pos`, in list
+    /// (inode) order, as readdir returns them.
+    fn entries_seen(&self, d: usize, view: View, pos: u64) -> impl Iterator<Item = DirEntry> + '_ {
+        self.children(d)
+            .filter(move |&c| self.visible(c, view))
+            .map(|c| self.node(c))
+            .filter(move |n| n.ino >= pos)
+            .map(|n| DirEntry {
+                name: n.name.to_vec(),
+                ino: n.ino,
+                kind: n.body.kind(),
+            })
+    }
+
     /// Child `name` of directory `dir`, by scanning its list.
     fn child_named(&self, dir: usize, name: &[u8]) -> Option<usize> {
         self.children(dir).find(|&c| *self.node(c).name == *name)
@@ -1163,31 +1191,20 @@ impl PseudoFs for Oracle {
         if max == 0 || max > self.limits.max_readdir {
             return Err(Errno::EINVAL);
         }
-        self.live_view(view)?;
-        let d = self
-            .find_live(dir)
-            .filter(|&d| self.visible(d, view))
-            .ok_or(Errno::ENOENT)?;
-        if !self.is_dir(d) {
-            return Err(Errno::ENOTDIR);
-        }
-        let entries: Vec<DirEntry> = self
-            .children(d)
-            .filter(|&c| self.visible(c, view))
-            .map(|c| self.node(c))
-            .filter(|n| n.ino >= pos)
-            .take(max)
-            .map(|n| DirEntry {
-                name: n.name.to_vec(),
-                ino: n.ino,
-                kind: n.body.kind(),
-            })
-            .collect();
+        let d = self.readdir_target(view, dir)?;
+        let entries: Vec<DirEntry> = self.entries_seen(d, view, pos).take(max).collect();
         let next_pos = match entries.last() {
             Some(e) => e.ino.saturating_add(1),
             None => pos,
         };
         Ok(ReadDirPage { entries, next_pos })
+    }
+
+    /// One scan of the list: a whole readdir page by page rescans the list for every page,
+    /// which on a 98,692-file directory read in pages of 16 took 10 s for one input.
+    fn children_in(&self, view: View, dir: Ino) -> Result<Vec<DirEntry>, Errno> {
+        let d = self.readdir_target(view, dir)?;
+        Ok(self.entries_seen(d, view, 0).collect())
     }
 
     fn remove(&mut self, path: &[u8]) -> Result<(), Errno> {

@@ -414,6 +414,31 @@ fn lookup_at_check_order() {
 }
 
 #[test]
+fn children_in_is_a_whole_readdir_in_one_call() {
+    let lim = Limits {
+        max_readdir: 3,
+        ..Limits::default()
+    };
+    let mut o = Oracle::with_limits(lim);
+    let d = ok(&mut o, |o| o.mkdir(b"d"));
+    for n in 0..10 {
+        ok(&mut o, |o| o.create(format!("d/f{n}").as_bytes(), b""));
+    }
+    ok(&mut o, |o| o.remove(b"d/f4"));
+    let k = ok(&mut o, |o| o.ns_create(0, 0));
+    ok(&mut o, |o| o.register_ns(k, b"d", &[Row::file("own", "x")]));
+    for view in [0, k] {
+        let whole = o.children_in(view, d).unwrap();
+        assert_eq!(whole, pdtree::read_all_in(&o, view, d, 3).unwrap(), "view {view}");
+        assert_eq!(whole.len(), if view == 0 { 9 } else { 10 });
+    }
+    let f = o.stat(b"d/f0").unwrap().ino;
+    assert_eq!(o.children_in(0, f), Err(Errno::ENOTDIR));
+    assert_eq!(o.children_in(0, 999), Err(Errno::ENOENT));
+    assert_eq!(o.children_in(k + 1, d), Err(Errno::ENOENT));
+}
+
+#[test]
 fn readdir_pages_and_positions() {
     let lim = Limits {
         max_readdir: 3,

@@ -81,7 +81,6 @@ pub struct RunSummary {
 pub struct DiffRunner<A: PseudoFs, B: PseudoFs = Oracle> {
     a: Runner<A>,
     b: Runner<B>,
-    limits: Limits,
     index: usize,
     /// A's fingerprint, known to describe its current state (after a proven no-op).
     clean_fingerprint_a: Option<u64>,
@@ -131,7 +130,15 @@ impl Before {
 /// structural comparison (the oracle is both).
 impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
     /// A runner over `a` (under test) and `b` (reference), both fresh trees with `limits`.
+    ///
+    /// # Panics
+    /// If `b` does not have `limits`: every outcome would be judged against other limits.
     pub fn new(limits: Limits, a: A, b: B) -> Self {
+        assert_eq!(
+            b.limits(),
+            limits,
+            "the reference must have the run's limits"
+        );
         install_panic_hook();
         // Counts from here on are this run's (see `finish`).
         let _ = pdtree::thresholds::take();
@@ -139,7 +146,6 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
             a: Runner::from_tree(a),
             b_before: b.clone(),
             b: Runner::from_tree(b),
-            limits,
             index: 0,
             clean_fingerprint_a: None,
             scans: Scans::new(),
@@ -411,12 +417,12 @@ impl<A: PseudoFs, B: PseudoFs + Clone + PartialEq> DiffRunner<A, B> {
 
     /// The readdir guarantee for every open cursor.
     fn check_scans(&mut self, op: &Op, outcome: &Outcome) -> Result<(), Failure> {
-        let max = self.limits.max_readdir.max(1);
         let (a, b) = (&self.a, &self.b);
         let cursor_dir = |slot: usize| a.cursor(slot as u8).ino;
         let mut children = |view: View, dir: Ino| -> Result<BTreeSet<Ino>, Caught> {
             catch(|| {
-                pdtree::read_all_in(b.tree(), view, dir, max)
+                b.tree()
+                    .children_in(view, dir)
                     .map(|v| v.into_iter().map(|e| e.ino).collect())
                     .unwrap_or_default()
             })
