@@ -84,6 +84,17 @@ impl<'a> Path<'a> {
     }
 
     /// True for `""` and `"/"`.
+    /// `path` as a path without its syntax checked (`None` only past [`MAX_PATH`]), for a walk
+    /// that stands only where it matches every component: each name it matches is a stored
+    /// name, which passed [`validate_name`] when it was made, so a walk that reaches the end
+    /// walked a path [`Path::parse`] accepts, with the same components. A walk that stops
+    /// early proves nothing: parse the path then, for its error.
+    pub(crate) fn unchecked(path: &'a [u8]) -> Option<Path<'a>> {
+        (path.len() <= MAX_PATH).then(|| Path {
+            rest: path.strip_prefix(b"/").unwrap_or(path),
+        })
+    }
+
     pub(crate) fn is_root(&self) -> bool {
         self.rest.is_empty()
     }

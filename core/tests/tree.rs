@@ -263,3 +263,46 @@ fn inode_addressed_reads_serve_view_0() {
     let shared = t.stat(b"/shared").unwrap().ino;
     assert_eq!(t.path_of(shared).unwrap(), b"/shared");
 }
+
+#[test]
+fn names_and_paths_that_resolve_are_still_checked_first_when_they_fail() {
+    // `lookup_at` and path resolution check syntax only on the way to an error (a name
+    // that is found was checked when it was made); the order of errors must not change.
+    let mut t = Tree::new();
+    let d = t.mkdir(b"/d").unwrap();
+    t.create(b"/d/f", b"x").unwrap();
+    let long = vec![b'n'; 256];
+    assert_eq!(t.lookup_at(d, b"f").unwrap().size, 1);
+    assert_eq!(t.lookup_at(ROOT_INO, b"d/f"), Err(Errno::EINVAL));
+    assert_eq!(t.lookup_at(999, b""), Err(Errno::EINVAL));
+    assert_eq!(t.lookup_at(999, &long), Err(Errno::ENAMETOOLONG));
+    assert_eq!(t.lookup_at(999, b"f"), Err(Errno::ENOENT));
+    assert_eq!(t.lookup_at_in(5, d, b"."), Err(Errno::EINVAL));
+    assert_eq!(
+        t.lookup_at_in(5, d, b"f"),
+        Err(Errno::ENOENT),
+        "a dead view"
+    );
+    assert_eq!(t.stat(b"d/f"), t.stat(b"/d/f"));
+    assert_eq!(t.stat(b"/").unwrap().ino, ROOT_INO);
+    assert_eq!(t.stat(b"").unwrap().ino, ROOT_INO);
+    for bad in [
+        &b"/d//f"[..],
+        b"/d/f/",
+        b"//d",
+        b"/d/./f",
+        b"/missing/..",
+        b"/d/f\0",
+    ] {
+        assert_eq!(t.stat(bad), Err(Errno::EINVAL), "{bad:?}");
+    }
+    let mut too_long = b"/d/f".to_vec();
+    too_long.extend(std::iter::repeat_n(b'/', 4096));
+    assert_eq!(t.stat(&too_long), Err(Errno::ENAMETOOLONG));
+    assert_eq!(
+        t.stat(&[b"/missing/".as_slice(), &long].concat()),
+        Err(Errno::ENAMETOOLONG)
+    );
+    assert_eq!(t.stat_in(5, b"/d/f"), Err(Errno::ENOENT), "a dead view");
+    assert_eq!(t.stat(b"/d/f/g"), Err(Errno::ENOTDIR));
+}

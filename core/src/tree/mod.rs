@@ -373,6 +373,20 @@ impl Tree {
 
     // ----- resolution ---------------------------------------------------------------------
 
+    /// Child `name` of directory `dir` in `view`, checks in `lookup_at`'s order after the
+    /// name's syntax: the view, the directory, then the child.
+    fn child_at(&self, view: View, dir: Ino, name: &[u8]) -> Result<ArenaIndex, Errno> {
+        self.check_view(view)?;
+        let d = self
+            .slot_of_ino(dir)
+            .filter(|&s| self.visible(s, view))
+            .ok_or(Errno::ENOENT)?;
+        if self.dir(d).is_none() {
+            return Err(Errno::ENOTDIR);
+        }
+        self.child_visible(d, view, name).ok_or(Errno::ENOENT)
+    }
+
     /// Walks a parsed path from the root through the entries visible in `view` (ENOENT /
     /// ENOTDIR).
     fn resolve(&self, view: View, path: Path<'_>) -> Result<ArenaIndex, Errno> {
@@ -388,11 +402,19 @@ impl Tree {
 
     /// Path syntax, then resolution in view 0 (the structural ops').
     fn resolve_bytes(&self, path: &[u8]) -> Result<ArenaIndex, Errno> {
-        self.resolve(0, Path::parse(path)?)
+        self.resolve_in(0, path)
     }
 
-    /// Path syntax, the view, then resolution in it.
+    /// Path syntax, the view, then resolution in it. A path that resolves has its syntax
+    /// proved by the walk ([`Path::unchecked`]), so it is checked only on the way to an
+    /// error: the parse was half of a cached `stat`'s instructions.
     fn resolve_in(&self, view: View, path: &[u8]) -> Result<ArenaIndex, Errno> {
+        if let Some(found) = Path::unchecked(path)
+            .filter(|_| self.check_view(view).is_ok())
+            .and_then(|p| self.resolve(view, p).ok())
+        {
+            return Ok(found);
+        }
         let path = Path::parse(path)?;
         self.check_view(view)?;
         self.resolve(view, path)
@@ -1102,17 +1124,15 @@ impl PseudoFs for Tree {
     }
 
     fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
-        validate_name(name)?;
-        self.check_view(view)?;
-        let d = self
-            .slot_of_ino(dir)
-            .filter(|&s| self.visible(s, view))
-            .ok_or(Errno::ENOENT)?;
-        if self.dir(d).is_none() {
-            return Err(Errno::ENOTDIR);
+        // The name's syntax comes first among the errors, but a name that is found is a
+        // stored one, which passed it when it was made: checked only on the way to an error.
+        match self.child_at(view, dir, name) {
+            Ok(c) => Ok(self.stat_slot(c, Some(view))),
+            Err(e) => {
+                validate_name(name)?;
+                Err(e)
+            }
         }
-        let c = self.child_visible(d, view, name).ok_or(Errno::ENOENT)?;
-        Ok(self.stat_slot(c, Some(view)))
     }
 
     fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
