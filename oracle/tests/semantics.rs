@@ -429,7 +429,11 @@ fn children_in_is_a_whole_readdir_in_one_call() {
     ok(&mut o, |o| o.register_ns(k, b"d", &[Row::file("own", "x")]));
     for view in [0, k] {
         let whole = o.children_in(view, d).unwrap();
-        assert_eq!(whole, pdtree::read_all_in(&o, view, d, 3).unwrap(), "view {view}");
+        assert_eq!(
+            whole,
+            pdtree::read_all_in(&o, view, d, 3).unwrap(),
+            "view {view}"
+        );
         assert_eq!(whole.len(), if view == 0 { 9 } else { 10 });
     }
     let f = o.stat(b"d/f0").unwrap().ino;
