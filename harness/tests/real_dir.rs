@@ -124,6 +124,48 @@ stat "/"
 }
 
 #[test]
+fn a_path_removed_and_made_again_resolves_to_the_new_entry() {
+    // The adapter walks paths from the directories it resolved last (dir_cache.rs): each
+    // removal must drop those at or below it, or the ops after it would work in the
+    // removed directories.
+    let script = br#"
+mkdir "/a"
+mkdir "/a/b"
+mkdir "/a/b/c"
+create "/a/b/c/f" "x"
+create "/a/b/g" ""
+remove_subtree "/a/b"
+mkdir "/a/b"
+mkdir "/a/b/c"
+create "/a/b/c/h" "y"
+stat "/a/b/c/h"
+remove "/a/b/c/h"
+remove "/a/b/c"
+create "/a/b/c" "a file now"
+stat "/a/b/c"
+mkdir "/a/b/c/x"
+create "/a/b/c/x" ""
+"#;
+    let ops: Vec<_> = parse_script(script)
+        .unwrap()
+        .stmts
+        .into_iter()
+        .map(|st| match st {
+            Stmt::Op(op) => op,
+            Stmt::Repeat { .. } => unreachable!(),
+        })
+        .collect();
+    let base = base("again");
+    let summary = run_ops(Limits::default(), &ops, &|l| {
+        RealDir::new_in(&base, Profile::POSIX, l).unwrap()
+    });
+    if let Err(d) = &summary {
+        panic!("{d}");
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
 fn a_sandbox_is_removed_with_its_target() {
     let base = base("sandbox");
     let mut t = RealDir::new_in(&base, Profile::POSIX, Limits::default()).unwrap();

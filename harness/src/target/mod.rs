@@ -14,6 +14,7 @@
 //! assert!(result.found.is_none(), "{}", result.found.unwrap().divergence);
 //! ```
 
+mod dir_cache;
 mod inodes;
 mod partial;
 mod real_dir;

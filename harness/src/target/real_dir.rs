@@ -32,7 +32,9 @@
 //!   the adapter itself with the tree's error, before the kernel sees them.
 //! - **Symlinks** are never followed: paths are resolved with `openat2(RESOLVE_BENEATH |
 //!   RESOLVE_NO_SYMLINKS)`, so nothing escapes the sandbox, and a symlink in the middle of a
-//!   path is `ENOTDIR` (the tree's answer: it is not a directory). `open` of a symlink reads
+//!   path is `ENOTDIR` (the tree's answer: it is not a directory). The walk starts from the
+//!   deepest of the last 16 directories resolved that the path passes through
+//!   (`dir_cache.rs`), which a removal at or above them drops. `open` of a symlink reads
 //!   its target with readlinkat.
 //! - **Owners and handles**: every entry is `explicit`, only the root (the sandbox) is
 //!   permanent, and `open=` counts the adapter's own open handles. A handle's `pos` and
@@ -45,6 +47,7 @@
 //! `check_invariants` has nothing to check on its own: the state is compared through
 //! `dump`, a walk of the real tree.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -61,6 +64,7 @@ use rustix::fs::{
 };
 use rustix::io::Errno as Sys;
 
+use super::dir_cache::DirCache;
 use super::inodes::Inodes;
 use super::scan::RealScans;
 use super::syntax::{check_name, components, entry_line, only_view_0, tail_lines, Reads};
@@ -82,6 +86,8 @@ pub struct RealDir {
     handles: BTreeMap<HandleId, Handle>,
     next_handle: HandleId,
     scans: RealScans,
+    /// The directories resolved last, to walk paths from (see `dir_cache.rs`).
+    dirs: RefCell<DirCache>,
 }
 
 struct Handle {
@@ -173,6 +179,7 @@ impl RealDir {
             handles: BTreeMap::new(),
             next_handle: 1,
             scans: RealScans::default(),
+            dirs: RefCell::new(DirCache::default()),
         })
     }
 
@@ -181,18 +188,37 @@ impl RealDir {
         &self.sandbox
     }
 
-    /// An `O_PATH` descriptor of the directory `comps`, resolved beneath the sandbox without
-    /// following any symlink.
+    /// A descriptor of the directory `comps` opened with `flags`, resolved beneath the
+    /// sandbox without following any symlink: from the deepest cached directory on its way
+    /// (`dir_cache.rs`). An `O_PATH` one is cached in turn.
     fn open_dir(&self, comps: &[&[u8]], flags: OFlags) -> Result<OwnedFd, Errno> {
-        let rel = if comps.is_empty() {
-            b".".to_vec()
-        } else {
-            join(comps)
-        };
+        let rel = join(comps);
         let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS;
-        let flags = flags | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        openat2(&self.root, &rel[..], flags, Mode::empty(), resolve)
-            .map_err(|e| tree_errno(e, "resolving a directory"))
+        let open = |base: BorrowedFd<'_>, rest: &[u8]| {
+            let rest = if rest.is_empty() { &b"."[..] } else { rest };
+            let flags = flags | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            openat2(base, rest, flags, Mode::empty(), resolve)
+                .map_err(|e| tree_errno(e, "resolving a directory"))
+        };
+        let cache = self.dirs.borrow();
+        let (fd, hit) = match cache.base(&rel) {
+            Some((i, base, rest)) => (open(base, rest)?, rest.is_empty().then_some(i)),
+            None => (open(self.root.as_fd(), &rel)?, None),
+        };
+        drop(cache);
+        let mut cache = self.dirs.borrow_mut();
+        match hit {
+            Some(i) => cache.touch(i),
+            None if flags.contains(OFlags::PATH) && !rel.is_empty() => {
+                // A copy for the cache (one fcntl, no walk); without one the path is walked
+                // again next time, which is all a failure costs.
+                if let Ok(copy) = fd.try_clone() {
+                    cache.insert(rel, copy);
+                }
+            }
+            None => {}
+        }
+        Ok(fd)
     }
 
     /// [`open_dir`](Self::open_dir), `None` on any error.
@@ -320,6 +346,8 @@ impl RealDir {
 
     /// Removes one entry by kind (unlink or rmdir).
     fn remove_one(&mut self, comps: &[&[u8]]) -> Result<(), Errno> {
+        // Before the removal, so no walk starts from a directory that may be gone.
+        self.dirs.get_mut().forget_below(&join(comps));
         let (dir, name) = self.parent(comps)?;
         let st =
             statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(|e| tree_errno(e, "lstat"))?;
