@@ -26,6 +26,19 @@ fn base(test: &str) -> PathBuf {
     base
 }
 
+/// The ops of a script without `repeat` blocks.
+fn ops_of(script: &[u8]) -> Vec<pdtree_harness::Op> {
+    parse_script(script)
+        .unwrap()
+        .stmts
+        .into_iter()
+        .map(|st| match st {
+            Stmt::Op(op) => op,
+            Stmt::Repeat { .. } => unreachable!("no repeat in these scripts"),
+        })
+        .collect()
+}
+
 #[test]
 fn a_campaign_against_a_real_filesystem_runs_clean() {
     let base = base("campaign");
@@ -103,15 +116,7 @@ readpage 0 100
 remove_subtree "/d"
 stat "/"
 "#;
-    let s = parse_script(script).unwrap();
-    let ops: Vec<_> = s
-        .stmts
-        .into_iter()
-        .map(|st| match st {
-            Stmt::Op(op) => op,
-            Stmt::Repeat { .. } => unreachable!(),
-        })
-        .collect();
+    let ops = ops_of(script);
     let base = base("masks");
     let limits = Limits::default();
     let summary = run_ops(limits, &ops, &|l| {
@@ -146,15 +151,7 @@ stat "/a/b/c"
 mkdir "/a/b/c/x"
 create "/a/b/c/x" ""
 "#;
-    let ops: Vec<_> = parse_script(script)
-        .unwrap()
-        .stmts
-        .into_iter()
-        .map(|st| match st {
-            Stmt::Op(op) => op,
-            Stmt::Repeat { .. } => unreachable!(),
-        })
-        .collect();
+    let ops = ops_of(script);
     let base = base("again");
     let summary = run_ops(Limits::default(), &ops, &|l| {
         RealDir::new_in(&base, Profile::POSIX, l).unwrap()

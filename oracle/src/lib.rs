@@ -258,9 +258,9 @@ impl Oracle {
         })
     }
 
-    /// The directory `readdir` in `view` reads: the view, then live and visible, then a
-    /// directory (§5, §10).
-    fn readdir_target(&self, view: View, dir: Ino) -> Result<usize, Errno> {
+    /// Directory `dir` as `view` sees it, the checks `lookup_at` and `readdir` share: the
+    /// view, then live and visible, then a directory (§5, §10).
+    fn dir_seen(&self, view: View, dir: Ino) -> Result<usize, Errno> {
         self.live_view(view)?;
         let d = self
             .find_live(dir)
@@ -1174,14 +1174,7 @@ impl PseudoFs for Oracle {
     fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
         // §5, §10 lookup_at: name, view, then live and visible, then directory, then child
         check_name(name)?;
-        self.live_view(view)?;
-        let d = self
-            .find_live(dir)
-            .filter(|&d| self.visible(d, view))
-            .ok_or(Errno::ENOENT)?;
-        if !self.is_dir(d) {
-            return Err(Errno::ENOTDIR);
-        }
+        let d = self.dir_seen(view, dir)?;
         let c = self.child_seen(d, view, name).ok_or(Errno::ENOENT)?;
         Ok(self.stat_of(c, Some(view)))
     }
@@ -1191,7 +1184,7 @@ impl PseudoFs for Oracle {
         if max == 0 || max > self.limits.max_readdir {
             return Err(Errno::EINVAL);
         }
-        let d = self.readdir_target(view, dir)?;
+        let d = self.dir_seen(view, dir)?;
         let entries: Vec<DirEntry> = self.entries_seen(d, view, pos).take(max).collect();
         let next_pos = match entries.last() {
             Some(e) => e.ino.saturating_add(1),
@@ -1203,7 +1196,7 @@ impl PseudoFs for Oracle {
     /// One scan of the list: a whole readdir page by page rescans the list for every page,
     /// which on a 98,692-file directory read in pages of 16 took 10 s for one input.
     fn children_in(&self, view: View, dir: Ino) -> Result<Vec<DirEntry>, Errno> {
-        let d = self.readdir_target(view, dir)?;
+        let d = self.dir_seen(view, dir)?;
         Ok(self.entries_seen(d, view, 0).collect())
     }
 
