@@ -416,8 +416,8 @@ impl Merge {
 /// Each thread takes the next iteration not yet taken, so a slow input holds up only its own
 /// thread while the others go on, up to [`WINDOW`] iterations past it. Which thread runs an
 /// iteration changes nothing it computes, so the results are the same for any `jobs`.
-/// Seed 1's 20,000 iterations on two jobs take 34–36 s this way (63 s of CPU time); in chunks
-/// of 16 iterations, each ending with its slowest input, they took 55 s.
+/// Seed 1's 20,000 iterations on two jobs take 32.6–33.1 s this way (one job: 63.9 s); in
+/// chunks of 16 iterations, each ending with its slowest input, they took 55.1 s.
 struct Pipeline {
     /// The iteration limit (`u64::MAX`: none).
     limit: u64,
