@@ -142,7 +142,8 @@ pub struct FuzzArgs {
     /// Stop after this many iterations (default 20000 when --time is not given either).
     #[arg(long)]
     pub iterations: Option<u64>,
-    /// Stop after this many seconds.
+    /// Stop after this many seconds: inputs still running are given up (but those before
+    /// a found divergence run to their end).
     #[arg(long)]
     pub time: Option<u64>,
     /// Worker threads (default: the number of cores).

@@ -37,7 +37,7 @@ use pdtree::{Limits, PseudoFs};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::check::diff::{diff_bytes_in, run_ops};
+use crate::check::diff::{diff_bytes_unless, run_ops};
 use crate::check::divergence::Divergence;
 use crate::gen::{ops_from_bytes_in, GenStats, Profile};
 use crate::lang::op::Op;
@@ -54,8 +54,9 @@ pub struct CampaignConfig {
     pub seed: u64,
     /// Stop after this many iterations.
     pub iterations: Option<u64>,
-    /// Stop after this long: no iteration is started after it, and those running finish (a
-    /// long history takes seconds); the count is of the iterations merged in order by then.
+    /// Stop after this long: no iteration is started after it, and those running are given
+    /// up between two ops; the count is of the iterations that ran to their end, in order.
+    /// (Once one diverged, the iterations before it still run to their end.)
     pub time: Option<Duration>,
     /// Worker threads (at least 1).
     pub jobs: usize,
@@ -458,18 +459,19 @@ impl Pipeline {
     ) {
         let _stop_on_panic = StopOnPanic(self);
         loop {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.time_is_up() {
                 return;
             }
             let i = self.taken.fetch_add(1, Ordering::Relaxed);
-            if i >= self.limit || !self.wait_for_room(i) {
-                return;
-            }
-            if i > self.first_divergence.load(Ordering::Relaxed) {
+            if i >= self.limit || !self.wait_for_room(i) || self.not_needed(i) {
                 return;
             }
             let input = iteration_input(cfg.seed, i, cfg.max_len);
-            let r = diff_bytes_in(&input, cfg.profile, make_a).map(|r| r.stats);
+            let stop = || self.time_is_up() || self.not_needed(i);
+            let Some(r) = diff_bytes_unless(&input, cfg.profile, make_a, &stop) else {
+                return;
+            };
+            let r = r.map(|r| r.stats);
             if r.is_err() {
                 self.first_divergence.fetch_min(i, Ordering::Relaxed);
             }
@@ -477,6 +479,19 @@ impl Pipeline {
                 return;
             }
         }
+    }
+
+    /// Past the deadline, with no divergence found: an iteration running then is given up
+    /// between two ops, and none is started. Once one diverged, every iteration before it
+    /// still runs to its end, so the first in iteration order is the one reported.
+    fn time_is_up(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            && self.first_divergence.load(Ordering::Relaxed) == u64::MAX
+    }
+
+    /// Iteration `i` comes after one that diverged: its outcome would not be merged.
+    fn not_needed(&self, i: u64) -> bool {
+        i > self.first_divergence.load(Ordering::Relaxed)
     }
 
     /// Waits until iteration `i` is within [`WINDOW`] of the merge; false if stopped.
@@ -621,6 +636,41 @@ mod tests {
         };
         let r = run(&c, &core_tree);
         assert_eq!((r.iterations, r.stats.ops), (0, 0));
+    }
+
+    #[test]
+    fn past_the_deadline_only_the_iterations_before_a_divergence_still_run() {
+        let p = Pipeline::new(u64::MAX, Some(Instant::now()));
+        assert!(p.time_is_up(), "no divergence: everything stops");
+        p.first_divergence.store(10, Ordering::Relaxed);
+        assert!(
+            !p.time_is_up(),
+            "the iterations before 10 decide which is first"
+        );
+        assert!(!p.not_needed(9) && !p.not_needed(10) && p.not_needed(11));
+    }
+
+    #[test]
+    fn a_run_is_given_up_between_two_ops_once_told_to_stop() {
+        let input = iteration_input(5, 3, 4096);
+        let whole = crate::diff_bytes(&input, &core_tree).expect("clean");
+        let never = diff_bytes_unless(&input, Profile::FULL, &core_tree, &|| false);
+        assert_eq!(
+            never.expect("ran to its end").expect("clean").stats,
+            whole.stats
+        );
+        let asked = std::cell::Cell::new(0);
+        let after_three = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 3
+        };
+        let stopped = diff_bytes_unless(&input, Profile::FULL, &core_tree, &after_three);
+        assert!(stopped.is_none());
+        assert_eq!(
+            asked.get(),
+            4,
+            "asked before each op, and it stopped at the fourth"
+        );
     }
 
     #[test]

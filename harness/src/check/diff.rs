@@ -565,14 +565,30 @@ pub fn diff_bytes_in<A: PseudoFs>(
     profile: Profile,
     make_a: &dyn Fn(Limits) -> A,
 ) -> Result<RunSummary, Divergence> {
+    diff_bytes_unless(data, profile, make_a, &|| false).expect("a run that never stops ends")
+}
+
+/// [`diff_bytes_in`], given up between two ops once `stop()` says so (a campaign's time is
+/// up): `None` then, a run that neither passed nor diverged.
+pub(crate) fn diff_bytes_unless<A: PseudoFs>(
+    data: &[u8],
+    profile: Profile,
+    make_a: &dyn Fn(Limits) -> A,
+    stop: &dyn Fn() -> bool,
+) -> Option<Result<RunSummary, Divergence>> {
     let mut g = Generator::with_profile(data, profile);
     let limits = g.limits();
     let mut d = DiffRunner::new(limits, make_a(limits), Oracle::with_limits(limits));
     while let Some(op) = g.next_op() {
-        let out = d.step(&op)?;
-        g.observe(&op, &out);
+        if stop() {
+            return None;
+        }
+        match d.step(&op) {
+            Ok(out) => g.observe(&op, &out),
+            Err(divergence) => return Some(Err(divergence)),
+        }
     }
-    d.finish()
+    Some(d.finish())
 }
 
 #[cfg(test)]
