@@ -407,17 +407,20 @@ impl Tree {
 
     /// Path syntax, the view, then resolution in it. A path that resolves has its syntax
     /// proved by the walk ([`Path::unchecked`]), so it is checked only on the way to an
-    /// error: the parse was half of a cached `stat`'s instructions.
+    /// error: the parse was half of a cached `stat`'s instructions. (A path that parses has
+    /// the components the walk took, so a failed walk's error stands once the parse passes.)
     fn resolve_in(&self, view: View, path: &[u8]) -> Result<ArenaIndex, Errno> {
-        if let Some(found) = Path::unchecked(path)
-            .filter(|_| self.check_view(view).is_ok())
-            .and_then(|p| self.resolve(view, p).ok())
-        {
-            return Ok(found);
+        match Path::unchecked(path).filter(|_| self.check_view(view).is_ok()) {
+            Some(unchecked) => self.resolve(view, unchecked).or_else(|walk| {
+                Path::parse(path)?;
+                Err(walk)
+            }),
+            None => {
+                let path = Path::parse(path)?;
+                self.check_view(view)?;
+                self.resolve(view, path)
+            }
         }
-        let path = Path::parse(path)?;
-        self.check_view(view)?;
-        self.resolve(view, path)
     }
 
     /// The parent directory and name for a creation at `path` (checks 3–6 of §4 creation,
