@@ -83,7 +83,6 @@ impl<'a> Path<'a> {
         Ok(Path { rest })
     }
 
-    /// True for `""` and `"/"`.
     /// `path` as a path without its syntax checked (`None` only past [`MAX_PATH`]), for a walk
     /// that stands only where it matches every component: each name it matches is a stored
     /// name, which passed [`validate_name`] when it was made, so a walk that reaches the end
@@ -95,6 +94,7 @@ impl<'a> Path<'a> {
         })
     }
 
+    /// True for `""` and `"/"`.
     pub(crate) fn is_root(&self) -> bool {
         self.rest.is_empty()
     }
