@@ -87,7 +87,8 @@ impl<'a> Path<'a> {
     /// that stands only where it matches every component: each name it matches is a stored
     /// name, which passed [`validate_name`] when it was made, so a walk that reaches the end
     /// walked a path [`Path::parse`] accepts, with the same components. A walk that stops
-    /// early proves nothing: parse the path then, for its error.
+    /// early proves nothing about the syntax: parse the path then; if it parses, the walk
+    /// took its components and the walk's error stands.
     pub(crate) fn unchecked(path: &'a [u8]) -> Option<Path<'a>> {
         (path.len() <= MAX_PATH).then(|| Path {
             rest: path.strip_prefix(b"/").unwrap_or(path),
