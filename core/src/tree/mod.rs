@@ -693,11 +693,23 @@ impl Tree {
             }
             Body::Generated(src) => (1, self.sources.source(*src).len),
         };
-        let a = self.attrs_of(slot);
+        let kind = e.body.kind();
+        // A tree with no namespace entries and no chmod or chown (most): every entry is
+        // shared, with its kind's mode and root's ids, and the side tables need no probe.
+        let (ns, a) = if self.tags.is_empty() && self.attrs.is_empty() {
+            let a = Attrs {
+                mode: kind.default_mode(),
+                uid: 0,
+                gid: 0,
+            };
+            (None, a)
+        } else {
+            (self.tag_of(slot), self.attrs_of(slot))
+        };
         Stat {
             ino: e.ino,
-            kind: e.body.kind(),
-            ns: self.tag_of(slot),
+            kind,
+            ns,
             nlink,
             size,
             mode: a.mode,
