@@ -697,12 +697,7 @@ impl Tree {
         // A tree with no namespace entries and no chmod or chown (most): every entry is
         // shared, with its kind's mode and root's ids, and the side tables need no probe.
         let (ns, a) = if self.tags.is_empty() && self.attrs.is_empty() {
-            let a = Attrs {
-                mode: kind.default_mode(),
-                uid: 0,
-                gid: 0,
-            };
-            (None, a)
+            (None, self.kind_defaults(kind, None))
         } else {
             (self.tag_of(slot), self.attrs_of(slot))
         };
@@ -734,9 +729,14 @@ impl Tree {
 
     /// The kind's mode, the owner of the entry's namespace (§12).
     fn default_attrs(&self, slot: ArenaIndex) -> Attrs {
-        let (uid, gid) = self.ns_owner(self.tag_of(slot));
+        self.kind_defaults(self.entry(slot).body.kind(), self.tag_of(slot))
+    }
+
+    /// The mode of `kind` and the owner of namespace `tag` (root's for a shared entry).
+    fn kind_defaults(&self, kind: Kind, tag: Option<NsId>) -> Attrs {
+        let (uid, gid) = self.ns_owner(tag);
         Attrs {
-            mode: self.entry(slot).body.kind().default_mode(),
+            mode: kind.default_mode(),
             uid,
             gid,
         }

@@ -688,20 +688,25 @@ mod tests {
 
     #[test]
     fn a_worker_a_window_ahead_of_the_merge_waits_for_it() {
+        // Long enough for a worker that does not wait to be done.
+        let settle = || std::thread::sleep(Duration::from_millis(50));
         let p = Pipeline::new(u64::MAX, None);
         assert!(p.wait_for_room(WINDOW - 1), "inside the window: no wait");
         std::thread::scope(|s| {
             let waiter = s.spawn(|| p.wait_for_room(WINDOW));
-            while !waiter.is_finished() && p.merged.load(Ordering::Relaxed) == 0 {
-                // Let it reach the wait before the merge moves (it returns either way).
-                std::thread::sleep(Duration::from_millis(5));
-                p.advance(1, false);
-            }
+            settle();
+            assert!(
+                !waiter.is_finished(),
+                "a window ahead of the merge: it waits"
+            );
+            p.advance(1, false);
             assert!(waiter.join().unwrap(), "room once the merge moved on");
         });
         let stopped = Pipeline::new(u64::MAX, None);
         std::thread::scope(|s| {
             let waiter = s.spawn(|| stopped.wait_for_room(WINDOW));
+            settle();
+            assert!(!waiter.is_finished(), "it waits until the stop");
             stopped.stop();
             assert!(!waiter.join().unwrap(), "a stopped pipeline takes no more");
         });

@@ -347,7 +347,8 @@ impl RealDir {
     /// Removes one entry by kind (unlink or rmdir).
     fn remove_one(&mut self, comps: &[&[u8]]) -> Result<(), Errno> {
         // Before the removal, so no walk starts from a directory that may be gone.
-        self.dirs.get_mut().forget_below(&join(comps));
+        let rel = join(comps);
+        self.dirs.get_mut().forget_below(&rel);
         let (dir, name) = self.parent(comps)?;
         let st =
             statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(|e| tree_errno(e, "lstat"))?;
@@ -363,7 +364,7 @@ impl RealDir {
             Err(Sys::EXIST) if is_dir => return Err(Errno::ENOTEMPTY),
             Err(e) => return Err(tree_errno(e, "removing")),
         }
-        self.forget(&join(comps), st.st_ino);
+        self.forget(&rel, st.st_ino);
         Ok(())
     }
 
