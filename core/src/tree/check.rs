@@ -418,17 +418,6 @@ fn check_child<'t>(
         );
         return Err(violation!(4, "{} not found by name", path_of(t, child)));
     }
-    if let Body::Dir(d) = &c.body {
-        // 4: a directory's name-index key is the one its parent and name give it (a wrong
-        // one would still find its children, the same key being used both ways).
-        ensure!(
-            d.path_hash == t.new_dir_path_hash(slot, tag, &c.name),
-            4,
-            "{}: ino {ino} has path hash {:?}, not the one of its path",
-            path(),
-            d.path_hash
-        );
-    }
     Ok(c)
 }
 
@@ -532,12 +521,6 @@ fn check_indexes(t: &Tree, w: &Walk) -> Result<(), InvariantViolation> {
     t.files_by_ino
         .check()
         .map_err(|msg| violation!(4, "files_by_ino: {msg}"))?;
-    let root_key = t.dir(ROOT_SLOT).and_then(|d| d.path_hash);
-    ensure!(
-        root_key == Some(t.name_keys.hash_bytes(b"")),
-        4,
-        "the root's path hash is {root_key:?}"
-    );
     for (slot, e) in t.entries.iter().enumerate() {
         if let Some(e) = e.as_ref().filter(|_| w.reachable[slot]) {
             check_ino_indexed(t, e, slot as u32)?;
@@ -706,7 +689,7 @@ fn hrefs_mismatch(t: &Tree, want: &BTreeMap<u32, u64>, have: &BTreeMap<u32, u64>
 mod tests {
     use super::super::entry::{Name, OwnerWord, UNLINKED};
     use super::super::file_index::FileIndex;
-    use super::super::{dir_key, ino_hash, name_hash, name_rehasher, ArenaIndex};
+    use super::super::{ino_hash, name_hash, name_rehasher, ArenaIndex};
     use super::*;
     use crate::spec::PseudoFs;
     use crate::types::Row;
@@ -962,7 +945,7 @@ mod tests {
         let mut t = fixture();
         let f = slot(&t, b"/a/f");
         let a = slot(&t, b"/a");
-        let h = name_hash(&t.name_keys, dir_key(&t.entries, a), None, b"f");
+        let h = name_hash(&t.name_keys, a, None, b"f");
         t.by_name.find_entry(h, |&s| s == f).unwrap().remove();
         broken_as(&t, 4);
     }
@@ -1009,44 +992,17 @@ mod tests {
         // The walk sees a consistent tree; only the name index is off.
         let mut t = fixture();
         let sub = slot(&t, b"/a/sub");
-        let key = dir_key(&t.entries, slot(&t, b"/a"));
+        let a = slot(&t, b"/a");
         t.by_name
-            .find_entry(name_hash(&t.name_keys, key, None, b"sub"), |&s| s == sub)
+            .find_entry(name_hash(&t.name_keys, a, None, b"sub"), |&s| s == sub)
             .unwrap()
             .remove();
         t.by_name.insert_unique(
-            name_hash(&t.name_keys, key, None, b"elsewhere"),
+            name_hash(&t.name_keys, a, None, b"elsewhere"),
             sub,
             name_rehasher(&t.name_keys, &t.entries, &t.tags),
         );
         assert!(broken_as(&t, 4).contains("not found by name"));
-    }
-
-    #[test]
-    fn a_directory_keyed_by_a_wrong_path_hash_is_invariant_4() {
-        // Its children are still found (inserted and looked up under the same key); only
-        // a path would miss them.
-        for (dir, check_near) in [(&b"/a/sub"[..], false), (b"/r/s", true)] {
-            let mut t = fixture();
-            let s = slot(&t, dir);
-            let parent = t.entry(s).parent;
-            let Some(Some(e)) = t.entries.get_mut(s as usize) else {
-                panic!("{dir:?} is free")
-            };
-            let Body::Dir(d) = &mut e.body else {
-                panic!("{dir:?} is not a directory")
-            };
-            d.path_hash = d.path_hash.map(|h| h ^ 1);
-            let detail = if check_near {
-                let near = t.entry(parent).ino;
-                let v = crate::PseudoFs::check_invariants_near(&t, &[near]).unwrap_err();
-                assert_eq!(v.invariant, 4, "{v}");
-                v.detail
-            } else {
-                broken_as(&t, 4)
-            };
-            assert!(detail.contains("path hash"), "{detail}");
-        }
     }
 
     #[test]

@@ -23,7 +23,6 @@
 
 mod by_ino;
 mod check;
-mod dir_paths;
 mod dump;
 mod entry;
 mod file_index;
@@ -44,12 +43,11 @@ use crate::path::{validate_name, Path};
 use crate::spec::PseudoFs;
 use crate::types::{
     DirEntry, Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Kind, Limits, Mode, NsId,
-    Owner, ReadDirPage, Row, RowKind, Stat, Stats, View, MAX_MODE, MAX_PATH, NO_ID, ROOT_INO,
+    Owner, ReadDirPage, Row, RowKind, Stat, Stats, View, MAX_MODE, NO_ID, ROOT_INO,
 };
 use entry::{
     content, content_len, content_shared, Body, Entry, OwnerWord, HEADER_ID_LIMIT, UNLINKED,
 };
-use dir_paths::dir_key;
 use file_index::FileIndex;
 use handles::{continued, slice_of, Handle, Handles};
 use source::Sources;
@@ -82,10 +80,6 @@ struct Dir {
     generation: u64,
     /// The last rendering and the generation it was made at. Valid iff the tags are equal.
     listing_cache: Option<(u64, Arc<[u8]>)>,
-    /// The hash of this directory's path, its key in `by_name`, if it is path-keyed (see
-    /// `dir_paths.rs`); `None`: keyed by its slot. Invariant: fixed at creation, equal to a
-    /// fresh computation from its parent.
-    path_hash: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -204,11 +198,10 @@ fn random_seed() -> u64 {
     std::hash::RandomState::new().build_hasher().finish()
 }
 
-/// The name index's key: (the parent's key, tag, name); a shared entry's hashes as (the
-/// parent's key, name). A directory's key is [`dir_paths::dir_key`].
-fn name_hash(keys: &NameKeys, parent_key: u64, tag: Option<NsId>, name: &[u8]) -> u64 {
+/// The name index's key: (parent, tag, name); a shared entry's hashes as (parent, name).
+fn name_hash(keys: &NameKeys, parent: ArenaIndex, tag: Option<NsId>, name: &[u8]) -> u64 {
     let mut h = keys.hasher();
-    h.write_u64(parent_key);
+    h.write_u32(parent);
     if let Some(k) = tag {
         h.write_u64(k);
     }
@@ -230,7 +223,7 @@ fn name_rehasher<'t>(
         } else {
             tags.get(&s).copied()
         };
-        name_hash(keys, dir_key(entries, e.parent), tag, &e.name)
+        name_hash(keys, e.parent, tag, &e.name)
     }
 }
 
@@ -299,10 +292,7 @@ impl Tree {
             ROOT_SLOT,
             b"",
             Owner::Explicit,
-            Body::Dir(Box::new(Dir {
-                path_hash: Some(name_keys.hash_bytes(b"")),
-                ..Dir::default()
-            })),
+            Body::Dir(Box::default()),
         );
         root.owner = OwnerWord::new(Owner::Explicit, true);
         let mut dirs_by_ino = HashTable::new();
@@ -420,16 +410,6 @@ impl Tree {
     /// error: the parse was half of a cached `stat`'s instructions. (A path that parses has
     /// the components the walk took, so a failed walk's error stands once the parse passes.)
     fn resolve_in(&self, view: View, path: &[u8]) -> Result<ArenaIndex, Errno> {
-        match self.resolve_by_dir_path(view, path) {
-            Some(found) => Ok(found),
-            None => self.resolve_by_walk(view, path),
-        }
-    }
-
-    /// [`Tree::resolve_in`] by the walk. Out of line: the one-probe path above is most
-    /// calls, and the walk's frame would make every one of them pay its prologue.
-    #[inline(never)]
-    fn resolve_by_walk(&self, view: View, path: &[u8]) -> Result<ArenaIndex, Errno> {
         match Path::unchecked(path).filter(|_| self.check_view(view).is_ok()) {
             Some(unchecked) => self.resolve(view, unchecked).or_else(|walk| {
                 Path::parse(path)?;
@@ -441,19 +421,6 @@ impl Tree {
                 self.resolve(view, path)
             }
         }
-    }
-
-    /// [`Tree::resolve_in`]'s answer with one probe when the path's last component is a
-    /// shared child of a path-keyed directory (see `dir_paths.rs`); `None`: take the walk.
-    fn resolve_by_dir_path(&self, view: View, path: &[u8]) -> Option<ArenaIndex> {
-        if path.len() > MAX_PATH || self.check_view(view).is_err() {
-            return None;
-        }
-        let rest = path.strip_prefix(b"/").unwrap_or(path);
-        if rest.is_empty() {
-            return None;
-        }
-        self.child_by_path(rest)
     }
 
     /// The parent directory and name for a creation at `path` (checks 3–6 of §4 creation,
@@ -503,10 +470,7 @@ impl Tree {
         let ino = self.next_ino;
         self.next_ino += 1;
         let body = match body {
-            NewBody::Dir => Body::Dir(Box::new(Dir {
-                path_hash: self.new_dir_path_hash(parent, tag, name),
-                ..Dir::default()
-            })),
+            NewBody::Dir => Body::Dir(Box::default()),
             NewBody::File(c) => Body::File(content(c)),
             NewBody::Symlink(t) => Body::Symlink(content(t)),
             NewBody::Listing => Body::Listing,
@@ -531,7 +495,7 @@ impl Tree {
         }
         let entries = &self.entries;
         self.by_name.insert_unique(
-            name_hash(&self.name_keys, dir_key(entries, parent), tag, name),
+            name_hash(&self.name_keys, parent, tag, name),
             slot,
             name_rehasher(&self.name_keys, entries, &self.tags),
         );
@@ -574,7 +538,7 @@ impl Tree {
             if let Some(e) = e.as_ref().filter(|e| e.reachable()) {
                 let slot = s as ArenaIndex;
                 let tag = self.tags.get(&slot).copied();
-                let hash = name_hash(&self.name_keys, dir_key(entries, e.parent), tag, &e.name);
+                let hash = name_hash(&self.name_keys, e.parent, tag, &e.name);
                 grown.insert_unique(hash, slot, &rehash);
             }
         }
@@ -635,8 +599,7 @@ impl Tree {
     fn drop_from_name_index(&mut self, slot: ArenaIndex) {
         let hash = {
             let e = self.entry(slot);
-            let key = dir_key(&self.entries, e.parent);
-            name_hash(&self.name_keys, key, self.tag_of(slot), &e.name)
+            name_hash(&self.name_keys, e.parent, self.tag_of(slot), &e.name)
         };
         match self.by_name.find_entry(hash, |&s| s == slot) {
             Ok(found) => {
@@ -1231,10 +1194,10 @@ impl PseudoFs for Tree {
         }
         // Pass 2: unlink the top from its parent, then drop every descendant from the
         // indexes. Their own children lists die with them, so no per-child unlink is needed.
+        self.unlink(top);
         // Non-directories leave `files_by_ino` together (one merge pass when they are many).
-        // Deepest first: a child's name-index key is read from its parent (`dir_paths.rs`).
         let (mut files, mut file_inos) = (Vec::new(), Vec::new());
-        for &s in subtree[1..].iter().rev() {
+        for &s in &subtree[1..] {
             if self.dir(s).is_some() {
                 self.drop_from_indexes(s);
             } else {
@@ -1247,7 +1210,6 @@ impl PseudoFs for Tree {
         for s in files {
             self.release(s);
         }
-        self.unlink(top);
         Ok(subtree.len() as u64)
     }
 

@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::entry::OwnerWord;
-use super::{dir_key, name_hash, ArenaIndex, Body, Dir, Tree};
+use super::{name_hash, ArenaIndex, Body, Dir, Tree};
 use crate::children::Children;
 use crate::types::{Errno, HeaderId, Id, NsId, Owner, View, NO_ID};
 
@@ -174,7 +174,7 @@ impl Tree {
     ) -> Option<ArenaIndex> {
         let entries = &self.entries;
         self.by_name
-            .find(name_hash(&self.name_keys, dir_key(entries, parent), tag, name), |&s| {
+            .find(name_hash(&self.name_keys, parent, tag, name), |&s| {
                 let e = entries[s as usize].as_ref().expect("indexed slot is free");
                 e.parent == parent && e.name.is(name) && self.tag_of(s) == tag
             })
