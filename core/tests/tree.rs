@@ -306,3 +306,62 @@ fn names_and_paths_that_resolve_are_still_checked_first_when_they_fail() {
     assert_eq!(t.stat_in(5, b"/d/f"), Err(Errno::ENOENT), "a dead view");
     assert_eq!(t.stat(b"/d/f/g"), Err(Errno::ENOTDIR));
 }
+
+/// `stat_in(view, path)` by `lookup_at_in`, one component at a time.
+fn stat_by_lookups(t: &Tree, view: u64, path: &[u8]) -> Result<pdtree::Stat, Errno> {
+    let mut st = t.stat_in(view, b"/")?;
+    for name in path.split(|&b| b == b'/').filter(|c| !c.is_empty()) {
+        st = t.lookup_at_in(view, st.ino, name)?;
+    }
+    Ok(st)
+}
+
+#[test]
+fn paths_through_shared_and_tagged_directories_resolve_as_lookups_do() {
+    // Path resolution takes one probe for a shared child of an all-shared path and the
+    // walk otherwise; a tagged step anywhere on the path must still answer per view.
+    let mut t = Tree::new();
+    let k = t.ns_create(0, 0).unwrap();
+    t.register(b"net/core", &[Row::file("somaxconn", "4096\n")])
+        .unwrap();
+    t.register_ns(k, b"net", &[Row::file("dev", "x"), Row::dir("conf")])
+        .unwrap();
+    t.register_ns(k, b"net/conf", &[Row::file("all", "1")]).unwrap();
+    t.register_ns(k, b"net/conf/lo", &[Row::file("mtu", "65536")])
+        .unwrap();
+    t.mkdir(b"/a").unwrap();
+    t.mkdir(b"/a/b").unwrap();
+    t.create(b"/a/b/f", b"deep").unwrap();
+    ok(&t);
+    let paths: [&[u8]; 10] = [
+        b"/net/core/somaxconn",
+        b"/net/dev",
+        b"/net/conf",
+        b"/net/conf/all",
+        b"/net/conf/lo/mtu",
+        b"/net/conf/lo",
+        b"/a/b/f",
+        b"a/b/f",
+        b"/a/b",
+        b"/net/missing",
+    ];
+    let check = |t: &Tree| {
+        for view in [0, k] {
+            for p in paths {
+                let by_path = t.stat_in(view, p);
+                assert_eq!(by_path, stat_by_lookups(t, view, p), "view {view} {p:?}");
+            }
+        }
+    };
+    check(&t);
+    assert!(t.stat_in(k, b"/net/conf/lo/mtu").is_ok());
+    assert_eq!(t.stat(b"/net/conf/all"), Err(Errno::ENOENT));
+    assert_eq!(t.remove_subtree(b"/a/b"), Ok(2));
+    assert_eq!(t.stat(b"/a/b/f"), Err(Errno::ENOENT));
+    t.mkdir(b"/a/b").unwrap();
+    t.create(b"/a/b/f", b"again").unwrap();
+    assert_eq!(t.stat(b"/a/b/f").unwrap().size, 5);
+    t.ns_destroy(k).unwrap();
+    ok(&t);
+    check(&t);
+}
