@@ -318,8 +318,8 @@ fn stat_by_lookups(t: &Tree, view: u64, path: &[u8]) -> Result<pdtree::Stat, Err
 
 #[test]
 fn paths_through_shared_and_tagged_directories_resolve_as_lookups_do() {
-    // Path resolution takes one probe for a shared child of an all-shared path and the
-    // walk otherwise; a tagged step anywhere on the path must still answer per view.
+    // A path resolves through shared and tagged steps in one walk; `lookup_at_in` probes
+    // one step at a time. A tagged step anywhere on the path must answer per view in both.
     let mut t = Tree::new();
     let k = t.ns_create(0, 0).unwrap();
     t.register(b"net/core", &[Row::file("somaxconn", "4096\n")])
