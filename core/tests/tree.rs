@@ -326,7 +326,8 @@ fn paths_through_shared_and_tagged_directories_resolve_as_lookups_do() {
         .unwrap();
     t.register_ns(k, b"net", &[Row::file("dev", "x"), Row::dir("conf")])
         .unwrap();
-    t.register_ns(k, b"net/conf", &[Row::file("all", "1")]).unwrap();
+    t.register_ns(k, b"net/conf", &[Row::file("all", "1")])
+        .unwrap();
     t.register_ns(k, b"net/conf/lo", &[Row::file("mtu", "65536")])
         .unwrap();
     t.mkdir(b"/a").unwrap();
