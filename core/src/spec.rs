@@ -126,6 +126,27 @@ pub trait PseudoFs {
     /// Describes child `name` of directory `dir` as view `view` sees it.
     fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno>;
 
+    /// [`lookup_at_in`](PseudoFs::lookup_at_in) of each of `names` in one directory, in the
+    /// order given: each answer is what that call would return (not a SPEC operation: the
+    /// harness's end-of-input check asks the reference for every directory's `stat` with it).
+    /// The default calls `lookup_at_in` once per name; a tree whose lookup scans the
+    /// directory answers them all in one scan instead.
+    ///
+    /// ```
+    /// use pdtree::{Errno, PseudoFs, Tree, ROOT_INO};
+    /// let mut t = Tree::new();
+    /// let a = t.mkdir(b"/a").unwrap();
+    /// let got = t.lookups_in(0, ROOT_INO, &[b"a", b"b", b""]);
+    /// assert_eq!(got[0].map(|s| s.ino), Ok(a));
+    /// assert_eq!(got[1..], [Err(Errno::ENOENT), Err(Errno::EINVAL)]);
+    /// ```
+    fn lookups_in(&self, view: View, dir: Ino, names: &[&[u8]]) -> Vec<Result<Stat, Errno>> {
+        names
+            .iter()
+            .map(|name| self.lookup_at_in(view, dir, name))
+            .collect()
+    }
+
     /// Up to `max` children of `dir` with inode number >= `pos`, ascending, in view 0.
     fn readdir(&self, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
         self.readdir_in(0, dir, pos, max)

@@ -1179,6 +1179,35 @@ impl PseudoFs for Oracle {
         Ok(self.stat_of(c, Some(view)))
     }
 
+    /// One scan of the arena for `dir` and one of its list for all the names, where a
+    /// `lookup_at_in` per name scans both again: a speed trick, with its measured reason.
+    /// The end-of-input check asks every directory's `stat` here, grouped by parent; with
+    /// one call per directory the built-in campaign (`pdtree fuzz --seed 0 --iterations
+    /// 2000 --jobs 1`) took 1.04× its time with this (median of eight runs in turn).
+    fn lookups_in(&self, view: View, dir: Ino, names: &[&[u8]]) -> Vec<Result<Stat, Errno>> {
+        // The answers start as "not a child"; the list scan fills in the children it meets.
+        let seen = self.dir_seen(view, dir);
+        let mut answers: Vec<Result<Stat, Errno>> = names
+            .iter()
+            .map(|name| check_name(name).and(seen.map(drop)).and(Err(Errno::ENOENT)))
+            .collect();
+        let Ok(d) = seen else {
+            return answers;
+        };
+        // The names' positions in name order, so each child finds its askers by a binary
+        // search: a name asked twice gets two answers.
+        let mut by_name: Vec<usize> = (0..names.len()).collect();
+        by_name.sort_by_key(|&i| names[i]);
+        for c in self.children(d).filter(|&c| self.visible(c, view)) {
+            let name = &*self.node(c).name;
+            let first = by_name.partition_point(|&i| names[i] < name);
+            for &i in by_name[first..].iter().take_while(|&&i| names[i] == name) {
+                answers[i] = Ok(self.stat_of(c, Some(view)));
+            }
+        }
+        answers
+    }
+
     fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
         // §5, §10 readdir: max, view, then live and visible, then directory
         if max == 0 || max > self.limits.max_readdir {

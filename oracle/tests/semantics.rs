@@ -443,6 +443,35 @@ fn children_in_is_a_whole_readdir_in_one_call() {
 }
 
 #[test]
+fn lookups_in_answers_what_a_lookup_at_in_per_name_answers() {
+    let mut o = Oracle::new();
+    let d = ok(&mut o, |o| o.mkdir(b"d"));
+    for n in ["a", "b", "c"] {
+        ok(&mut o, |o| o.mkdir(format!("d/{n}").as_bytes()));
+        ok(&mut o, |o| o.create(format!("d/f{n}").as_bytes(), b"12"));
+    }
+    let k = ok(&mut o, |o| o.ns_create(7, 7));
+    ok(&mut o, |o| o.register_ns(k, b"d", &[Row::dir("own")]));
+    let f = o.stat(b"d/fa").unwrap().ino;
+    let names: [&[u8]; 9] = [b"c", b"own", b"a", b"zz", b"", b"a/b", b"fb", b"a", b"."];
+    let mut asked = 0;
+    for view in [0, k, k + 1] {
+        for dir in [ROOT_INO, d, f, 999] {
+            let one_by_one: Vec<_> = names.iter().map(|n| o.lookup_at_in(view, dir, n)).collect();
+            assert_eq!(
+                o.lookups_in(view, dir, &names),
+                one_by_one,
+                "view {view}, dir {dir}"
+            );
+            asked += one_by_one.iter().filter(|a| a.is_ok()).count();
+        }
+    }
+    // "c", "a" twice and "fb" in d in both views, "own" in k's, "d" never asked.
+    assert_eq!(asked, 4 + 5);
+    assert_eq!(o.lookups_in(0, d, &[]), []);
+}
+
+#[test]
 fn readdir_pages_and_positions() {
     let lim = Limits {
         max_readdir: 3,

@@ -12,7 +12,8 @@
 //! one-entry pages the minimizer's lowered limits allow; and a readdir of A would move the
 //! state a planted readdir bug keeps. Each is asked as `lookup_at_in` of its name in its
 //! parent, whose inode the parent's own line gave (the root as `stat_in` of `/`): one step
-//! from a known directory, where a `stat` of its path would walk from the root. Files are
+//! from a known directory, where a `stat` of its path would walk from the root (on the
+//! reference, the directories of one parent in one `lookups_in`). Files are
 //! left out: their `stat` fields are stored, not derived, and the reference finds each by
 //! scanning its parent's list, 10^10 steps over 10^5 files.
 
@@ -21,7 +22,7 @@ use rustc_hash::FxHashMap;
 use pdtree::{Ino, PseudoFs, View};
 
 use crate::check::divergence::{DivergenceKind, Failure, Side};
-use crate::check::panic::catch;
+use crate::check::panic::{catch, Caught};
 use crate::lang::runner::Outcome;
 
 /// A directory named by a dump line: its path, the view it is visible in (its namespace
@@ -119,11 +120,11 @@ fn unescape(escaped: &str) -> Vec<u8> {
     out
 }
 
-/// One directory's `stat` on one side, as the op's outcome: `lookup_at_in` of its name in
-/// its parent when the dump gave the parent's inode (it gives every one but the root's),
-/// else `stat_in` of its path. Over a 2,000-deep chain, a walk from the root for each
-/// directory was 2·10^6 name comparisons, and the reference splits every path into owned
-/// components first.
+/// One directory's `stat` on A, as the op's outcome: `lookup_at_in` of its name in its
+/// parent when the dump gave the parent's inode (it gives every one but the root's), else
+/// `stat_in` of its path. Over a 2,000-deep chain, a walk from the root for each directory
+/// was 2·10^6 name comparisons, and the reference splits every path into owned components
+/// first.
 fn stat_of<T: PseudoFs>(t: &T, side: Side, d: &DumpedDir) -> Result<Outcome, Failure> {
     let answer = catch(|| match d.parent {
         Some(parent) => t.lookup_at_in(d.view, parent, d.name()),
@@ -133,15 +134,59 @@ fn stat_of<T: PseudoFs>(t: &T, side: Side, d: &DumpedDir) -> Result<Outcome, Fai
     Ok(answer.map_or_else(Outcome::Err, Outcome::Stat))
 }
 
+/// Every directory's `stat` on the reference, by `dirs` index: the same calls as
+/// [`stat_of`], but the directories of one parent asked in one
+/// [`lookups_in`](PseudoFs::lookups_in), which the reference answers in one scan of the
+/// parent's list where a `lookup_at_in` per directory scans it once each.
+fn stats_on_reference<B: PseudoFs>(b: &B, dirs: &[DumpedDir]) -> Result<Vec<Outcome>, Failure> {
+    let mut answers: Vec<Option<Outcome>> = dirs.iter().map(|_| None).collect();
+    // The directories of each (view, parent), in the dump's order of their first one.
+    let mut groups: FxHashMap<(View, Ino), Vec<usize>> = FxHashMap::default();
+    let mut order = Vec::new();
+    for (i, d) in dirs.iter().enumerate() {
+        match d.parent {
+            Some(parent) => groups
+                .entry((d.view, parent))
+                .or_insert_with(|| {
+                    order.push((d.view, parent));
+                    Vec::new()
+                })
+                .push(i),
+            None => answers[i] = Some(stat_of(b, Side::B, d)?),
+        }
+    }
+    for key @ (view, parent) in order {
+        let members = &groups[&key];
+        let names: Vec<&[u8]> = members.iter().map(|&i| dirs[i].name()).collect();
+        let got =
+            catch(|| b.lookups_in(view, parent, &names)).map_err(|c| Failure::panic(Side::B, c))?;
+        if got.len() != members.len() {
+            // Reported as a panic would be: the reference broke its own contract.
+            let message = format!(
+                "lookups_in gave {} answers to {} names",
+                got.len(),
+                names.len()
+            );
+            let location = "PseudoFs::lookups_in".to_string();
+            return Err(Failure::panic(Side::B, Caught { message, location }));
+        }
+        for (&i, answer) in members.iter().zip(got) {
+            answers[i] = Some(answer.map_or_else(Outcome::Err, Outcome::Stat));
+        }
+    }
+    Ok(answers.into_iter().flatten().collect())
+}
+
 /// Every directory of the reference's dump `dump_b`, asked of A and of B: the two answers
-/// are equal.
+/// are equal. A is asked one directory at a time, in the dump's order.
 pub(crate) fn compare_directories<A: PseudoFs, B: PseudoFs>(
     a: &A,
     b: &B,
     dump_b: &str,
 ) -> Result<(), Failure> {
-    for d in directories(dump_b) {
-        let on_b = stat_of(b, Side::B, &d)?;
+    let dirs = directories(dump_b);
+    let on_b = stats_on_reference(b, &dirs)?;
+    for (d, on_b) in dirs.into_iter().zip(on_b) {
         let on_a = stat_of(a, Side::A, &d)?;
         if on_a != on_b {
             return Err(Failure::new(DivergenceKind::DirectoryStat {
