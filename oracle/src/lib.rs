@@ -1201,8 +1201,10 @@ impl PseudoFs for Oracle {
         for c in self.children(d).filter(|&c| self.visible(c, view)) {
             let name = &*self.node(c).name;
             let first = by_name.partition_point(|&i| names[i] < name);
-            for &i in by_name[first..].iter().take_while(|&&i| names[i] == name) {
-                answers[i] = Ok(self.stat_of(c, Some(view)));
+            let askers = by_name[first..].iter().take_while(|&&i| names[i] == name);
+            let mut stat = None;
+            for &i in askers {
+                answers[i] = Ok(*stat.get_or_insert_with(|| self.stat_of(c, Some(view))));
             }
         }
         answers

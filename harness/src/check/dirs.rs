@@ -140,23 +140,19 @@ fn stat_of<T: PseudoFs>(t: &T, side: Side, d: &DumpedDir) -> Result<Outcome, Fai
 /// parent's list where a `lookup_at_in` per directory scans it once each.
 fn stats_on_reference<B: PseudoFs>(b: &B, dirs: &[DumpedDir]) -> Result<Vec<Outcome>, Failure> {
     let mut answers: Vec<Option<Outcome>> = dirs.iter().map(|_| None).collect();
-    // The directories of each (view, parent), in the dump's order of their first one.
-    let mut groups: FxHashMap<(View, Ino), Vec<usize>> = FxHashMap::default();
-    let mut order = Vec::new();
+    // The directories of each (view, parent) side by side; a stable sort, so the groups
+    // and their members come in one order for one dump.
+    let mut asked: Vec<(View, Ino, usize)> = Vec::with_capacity(dirs.len());
     for (i, d) in dirs.iter().enumerate() {
         match d.parent {
-            Some(parent) => groups
-                .entry((d.view, parent))
-                .or_insert_with(|| {
-                    order.push((d.view, parent));
-                    Vec::new()
-                })
-                .push(i),
+            Some(parent) => asked.push((d.view, parent, i)),
             None => answers[i] = Some(stat_of(b, Side::B, d)?),
         }
     }
-    for key @ (view, parent) in order {
-        let members = &groups[&key];
+    asked.sort_by_key(|&(view, parent, _)| (view, parent));
+    for group in asked.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
+        let (view, parent, _) = group[0];
+        let members: Vec<usize> = group.iter().map(|&(_, _, i)| i).collect();
         let names: Vec<&[u8]> = members.iter().map(|&i| dirs[i].name()).collect();
         let got =
             catch(|| b.lookups_in(view, parent, &names)).map_err(|c| Failure::panic(Side::B, c))?;
