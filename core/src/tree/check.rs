@@ -997,8 +997,18 @@ mod tests {
             .find_entry(name_hash(&t.name_keys, a, None, b"sub"), |&s| s == sub)
             .unwrap()
             .remove();
+        // The name key is random per tree, so a fixed wrong name would share the top 7 bits
+        // of "sub"'s hash (hashbrown's control byte) about once in 128 runs, and a lookup of
+        // "sub" would still land on the entry. Pick a wrong name whose control byte differs,
+        // so the entry is unreachable by its real name.
+        let control_byte = |h: u64| h >> 57;
+        let real = control_byte(name_hash(&t.name_keys, a, None, b"sub"));
+        let wrong = (0u32..)
+            .map(|i| name_hash(&t.name_keys, a, None, format!("elsewhere{i}").as_bytes()))
+            .find(|&h| control_byte(h) != real)
+            .unwrap();
         t.by_name.insert_unique(
-            name_hash(&t.name_keys, a, None, b"elsewhere"),
+            wrong,
             sub,
             name_rehasher(&t.name_keys, &t.entries, &t.tags),
         );
