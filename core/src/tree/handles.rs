@@ -431,3 +431,49 @@ impl Tree {
         self.handles.catch_up(&front.handles);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PseudoFs, SharedTree};
+
+    /// A tree whose next handle id is the last one, 2^64 − 2, with `/f` and a permanent `/p`.
+    fn at_the_last_handle_id() -> Tree {
+        let mut t = Tree::new();
+        t.create(b"/f", b"x").unwrap();
+        t.create(b"/p", b"y").unwrap();
+        t.mark_permanent(b"/p").unwrap();
+        *t.handles.next.get_mut() = HandleId::MAX - 1;
+        t
+    }
+
+    /// The last id is given; the open that would take 2^64 − 1 is `ENOSPC` and changes
+    /// nothing, whether it would take a reference or not.
+    #[test]
+    fn opens_past_the_last_handle_id_are_enospc_on_the_tree() {
+        let mut t = at_the_last_handle_id();
+        assert_eq!(t.open(b"/f"), Ok(HandleId::MAX - 1));
+        let before = t.dump();
+        assert_eq!(t.open(b"/f"), Err(Errno::ENOSPC));
+        assert_eq!(t.open(b"/p"), Err(Errno::ENOSPC));
+        assert_eq!(t.dump(), before);
+        assert_eq!(t.stat(b"/f").map(|s| s.open_refs), Ok(1));
+        assert_eq!(t.stats().handles, 1);
+    }
+
+    /// The same through a `SharedTree`, whose permanent entries open on the handle path
+    /// (`take_id_shared`): the counter stays at the end instead of wrapping.
+    #[test]
+    fn opens_past_the_last_handle_id_are_enospc_on_the_handle_path() {
+        let mut s = SharedTree::new(at_the_last_handle_id());
+        assert_eq!(s.open(b"/p"), Ok(HandleId::MAX - 1));
+        for _ in 0..2 {
+            assert_eq!(s.open(b"/p"), Err(Errno::ENOSPC));
+            assert_eq!(s.open(b"/f"), Err(Errno::ENOSPC));
+        }
+        assert_eq!(s.read_lock().handles.next(), HandleId::MAX);
+        assert_eq!(s.stats().handles, 1);
+        assert_eq!(s.close(HandleId::MAX - 1), Ok(()));
+        assert_eq!(s.stat(b"/f").map(|st| st.open_refs), Ok(0));
+    }
+}
