@@ -1007,11 +1007,8 @@ mod tests {
             .map(|i| name_hash(&t.name_keys, a, None, format!("elsewhere{i}").as_bytes()))
             .find(|&h| control_byte(h) != real)
             .unwrap();
-        t.by_name.insert_unique(
-            wrong,
-            sub,
-            name_rehasher(&t.name_keys, &t.entries, &t.tags),
-        );
+        t.by_name
+            .insert_unique(wrong, sub, name_rehasher(&t.name_keys, &t.entries, &t.tags));
         assert!(broken_as(&t, 4).contains("not found by name"));
     }
 
