@@ -251,6 +251,27 @@ fn a_row_held_open_through_ns_destroy_keeps_its_owner() {
 }
 
 #[test]
+fn a_row_of_default_mode_held_open_through_ns_destroy_keeps_its_owner() {
+    // No mode of its own: its owner came from the namespace, which is gone afterwards.
+    let mut t = Tree::new();
+    let k = t.ns_create(5, 6).unwrap();
+    t.register_ns(k, b"net", &[pdtree::Row::file("dev", "x")])
+        .unwrap();
+    let h = t.open_in(k, b"/net/dev").unwrap();
+    let was = t.stat_handle(h).unwrap();
+    assert_eq!((was.uid, was.gid, was.ns), (5, 6, Some(k)));
+    assert_eq!(t.ns_destroy(k), Ok(2));
+    let st = t.stat_handle(h).unwrap();
+    assert_eq!(
+        (st.nlink, st.mode, st.uid, st.gid, st.ns),
+        (0, was.mode, 5, 6, Some(k))
+    );
+    ok(&t);
+    t.close(h).unwrap();
+    ok(&t);
+}
+
+#[test]
 fn inode_addressed_reads_serve_view_0() {
     let mut t = Tree::new();
     let k = t.ns_create(0, 0).unwrap();
