@@ -476,4 +476,57 @@ mod tests {
         assert_eq!(s.close(HandleId::MAX - 1), Ok(()));
         assert_eq!(s.stat(b"/f").map(|st| st.open_refs), Ok(0));
     }
+
+    /// 16 threads take (about) every shard as their home; each opens two handles, reads every
+    /// thread's, then closes its neighbour's: every shard is searched from every other. The
+    /// threads record what they got and the asserts come after (a panic between barriers
+    /// would leave the others waiting).
+    #[test]
+    fn a_handle_is_found_from_every_thread_whatever_shard_holds_it() {
+        const THREADS: usize = SHARDS;
+        let mut t = Tree::new();
+        t.create(b"/f", b"ff").unwrap();
+        t.create(b"/p", b"pp").unwrap();
+        t.mark_permanent(b"/p").unwrap();
+        let s = SharedTree::new(t);
+        let ids = std::sync::Mutex::new(vec![Vec::new(); THREADS]);
+        let (opened, read) = (
+            std::sync::Barrier::new(THREADS),
+            std::sync::Barrier::new(THREADS),
+        );
+        let got = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..THREADS)
+                .map(|j| {
+                    let (mut s, ids, opened, read) = (s.clone(), &ids, &opened, &read);
+                    scope.spawn(move || {
+                        let mine: Vec<_> = [b"/f", b"/p"].map(|p| s.open(p)).to_vec();
+                        ids.lock().unwrap()[j] = mine.iter().flatten().copied().collect();
+                        opened.wait();
+                        let all: Vec<HandleId> = ids.lock().unwrap().concat();
+                        let reads: Vec<_> = all.iter().map(|&h| (h, s.read_at(h, 0, 8))).collect();
+                        read.wait();
+                        let next = ids.lock().unwrap()[(j + 1) % THREADS].clone();
+                        let closes: Vec<_> = next.iter().map(|&h| (h, s.close(h))).collect();
+                        (mine, reads, closes)
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .map(|t| t.join().unwrap())
+                .collect::<Vec<_>>()
+        });
+        for (mine, reads, closes) in got {
+            assert!(mine.iter().all(Result::is_ok), "{mine:?}");
+            assert_eq!(reads.len(), 2 * THREADS);
+            for (h, r) in reads {
+                assert_eq!(r.map(|b| b.len()), Ok(2), "read of handle {h}");
+            }
+            for (h, r) in closes {
+                assert_eq!(r, Ok(()), "close of handle {h}");
+            }
+        }
+        assert_eq!(s.stats().handles, 0);
+        assert_eq!(s.stat(b"/f").map(|st| st.open_refs), Ok(0));
+    }
 }
