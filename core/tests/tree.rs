@@ -233,41 +233,31 @@ fn name_index_survives_growth_after_removal_and_churn() {
 }
 
 #[test]
-fn a_row_held_open_through_ns_destroy_keeps_its_owner() {
+fn rows_held_open_through_ns_destroy_keep_their_owner() {
+    // One with a mode of its own, one whose mode and owner came from the namespace, which
+    // is gone afterwards.
     let mut t = Tree::new();
     let k = t.ns_create(5, 6).unwrap();
-    t.register_ns(k, b"net", &[pdtree::Row::file("dev", "x").with_mode(0o600)])
-        .unwrap();
-    let h = t.open_in(k, b"/net/dev").unwrap();
-    assert_eq!(t.ns_destroy(k), Ok(2));
-    let st = t.stat_handle(h).unwrap();
-    assert_eq!(
-        (st.nlink, st.mode, st.uid, st.gid, st.ns),
-        (0, 0o600, 5, 6, Some(k))
-    );
+    let rows = [
+        Row::file("dev", "x").with_mode(0o600),
+        Row::file("plain", "y"),
+    ];
+    t.register_ns(k, b"net", &rows).unwrap();
+    let held = [b"/net/dev".as_slice(), b"/net/plain"].map(|p| t.open_in(k, p).unwrap());
+    let was = held.map(|h| t.stat_handle(h).unwrap());
+    assert_eq!(was[0].mode, 0o600);
+    assert_eq!(t.ns_destroy(k), Ok(3));
+    for (h, was) in held.into_iter().zip(was) {
+        let st = t.stat_handle(h).unwrap();
+        assert_eq!(
+            (st.nlink, st.mode, st.uid, st.gid, st.ns),
+            (0, was.mode, 5, 6, Some(k))
+        );
+    }
     ok(&t);
-    t.close(h).unwrap();
-    ok(&t);
-}
-
-#[test]
-fn a_row_of_default_mode_held_open_through_ns_destroy_keeps_its_owner() {
-    // No mode of its own: its owner came from the namespace, which is gone afterwards.
-    let mut t = Tree::new();
-    let k = t.ns_create(5, 6).unwrap();
-    t.register_ns(k, b"net", &[pdtree::Row::file("dev", "x")])
-        .unwrap();
-    let h = t.open_in(k, b"/net/dev").unwrap();
-    let was = t.stat_handle(h).unwrap();
-    assert_eq!((was.uid, was.gid, was.ns), (5, 6, Some(k)));
-    assert_eq!(t.ns_destroy(k), Ok(2));
-    let st = t.stat_handle(h).unwrap();
-    assert_eq!(
-        (st.nlink, st.mode, st.uid, st.gid, st.ns),
-        (0, was.mode, 5, 6, Some(k))
-    );
-    ok(&t);
-    t.close(h).unwrap();
+    for h in held {
+        t.close(h).unwrap();
+    }
     ok(&t);
 }
 
