@@ -477,55 +477,44 @@ mod tests {
         assert_eq!(s.stat(b"/f").map(|st| st.open_refs), Ok(0));
     }
 
-    /// 16 threads take (about) every shard as their home; each opens two handles, reads every
-    /// thread's, then closes its neighbour's: every shard is searched from every other. The
-    /// threads record what they got and the asserts come after (a panic between barriers
-    /// would leave the others waiting).
+    /// Threads take home shards in turn: 16 openers spread their handles over (about) every
+    /// shard; then 16 other threads, each with a home of its own, read every handle; then 16
+    /// more close one opener's each. Every shard is searched from every other.
     #[test]
     fn a_handle_is_found_from_every_thread_whatever_shard_holds_it() {
-        const THREADS: usize = SHARDS;
         let mut t = Tree::new();
         t.create(b"/f", b"ff").unwrap();
         t.create(b"/p", b"pp").unwrap();
         t.mark_permanent(b"/p").unwrap();
         let s = SharedTree::new(t);
-        let ids = std::sync::Mutex::new(vec![Vec::new(); THREADS]);
-        let (opened, read) = (
-            std::sync::Barrier::new(THREADS),
-            std::sync::Barrier::new(THREADS),
-        );
-        let got = std::thread::scope(|scope| {
-            let threads: Vec<_> = (0..THREADS)
-                .map(|j| {
-                    let (mut s, ids, opened, read) = (s.clone(), &ids, &opened, &read);
-                    scope.spawn(move || {
-                        let mine: Vec<_> = [b"/f", b"/p"].map(|p| s.open(p)).to_vec();
-                        ids.lock().unwrap()[j] = mine.iter().flatten().copied().collect();
-                        opened.wait();
-                        let all: Vec<HandleId> = ids.lock().unwrap().concat();
-                        let reads: Vec<_> = all.iter().map(|&h| (h, s.read_at(h, 0, 8))).collect();
-                        read.wait();
-                        let next = ids.lock().unwrap()[(j + 1) % THREADS].clone();
-                        let closes: Vec<_> = next.iter().map(|&h| (h, s.close(h))).collect();
-                        (mine, reads, closes)
+        let on_threads = |work: &(dyn Fn(usize, SharedTree) -> Vec<HandleId> + Sync)| {
+            std::thread::scope(|scope| {
+                let threads: Vec<_> = (0..SHARDS)
+                    .map(|j| {
+                        let s = s.clone();
+                        scope.spawn(move || work(j, s))
                     })
-                })
-                .collect();
-            threads
-                .into_iter()
-                .map(|t| t.join().unwrap())
-                .collect::<Vec<_>>()
+                    .collect();
+                threads
+                    .into_iter()
+                    .map(|t| t.join().unwrap())
+                    .collect::<Vec<_>>()
+            })
+        };
+        let opened = on_threads(&|_, mut s| [b"/f", b"/p"].map(|p| s.open(p).unwrap()).to_vec());
+        let all = opened.concat();
+        on_threads(&|_, mut s| {
+            for &h in &all {
+                assert_eq!(s.read_at(h, 0, 8).map(|b| b.len()), Ok(2), "read of {h}");
+            }
+            Vec::new()
         });
-        for (mine, reads, closes) in got {
-            assert!(mine.iter().all(Result::is_ok), "{mine:?}");
-            assert_eq!(reads.len(), 2 * THREADS);
-            for (h, r) in reads {
-                assert_eq!(r.map(|b| b.len()), Ok(2), "read of handle {h}");
+        on_threads(&|j, mut s| {
+            for &h in &opened[(j + 1) % SHARDS] {
+                assert_eq!(s.close(h), Ok(()), "close of {h}");
             }
-            for (h, r) in closes {
-                assert_eq!(r, Ok(()), "close of handle {h}");
-            }
-        }
+            Vec::new()
+        });
         assert_eq!(s.stats().handles, 0);
         assert_eq!(s.stat(b"/f").map(|st| st.open_refs), Ok(0));
     }
