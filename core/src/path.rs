@@ -100,6 +100,11 @@ impl<'a> Path<'a> {
         self.rest.is_empty()
     }
 
+    /// The bytes after the leading `/`: `"a/b"` for `/a/b`, empty for the root.
+    pub(crate) fn as_bytes(&self) -> &'a [u8] {
+        self.rest
+    }
+
     /// The components, outermost first.
     pub(crate) fn components(&self) -> impl Iterator<Item = &'a [u8]> + 'a {
         let rest = self.rest;

@@ -81,6 +81,9 @@ fn listing_cache_follows_the_child_set() {
     t.create(b"/d/f", b"x").unwrap();
     assert_eq!(t.read(h).unwrap(), b"g\tls\nf\tf\n");
     assert_eq!(t.read(h).unwrap(), b"g\tls\nf\tf\n");
+    // Read again with no change, the listing is the cached rendering, not a new one.
+    let first = t.read_shared(h).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&first, &t.read_shared(h).unwrap()));
     ok(&t);
     t.remove(b"/d/f").unwrap();
     assert_eq!(t.read(h).unwrap(), b"g\tls\n");
@@ -341,11 +344,19 @@ fn paths_through_shared_and_tagged_directories_resolve_as_lookups_do() {
         .unwrap();
     t.register_ns(k, b"net/conf/lo", &[Row::file("mtu", "65536")])
         .unwrap();
+    // A second namespace's directories at the same paths as k's: the same path names a
+    // different directory in each view.
+    let k2 = t.ns_create(0, 0).unwrap();
+    t.register_ns(k2, b"net", &[Row::dir("conf")]).unwrap();
+    t.register_ns(k2, b"net/conf/lo", &[Row::file("mtu", "1500")])
+        .unwrap();
     t.mkdir(b"/a").unwrap();
     t.mkdir(b"/a/b").unwrap();
     t.create(b"/a/b/f", b"deep").unwrap();
     ok(&t);
-    let paths: [&[u8]; 10] = [
+    let paths: [&[u8]; 12] = [
+        b"/a/b/f/x",
+        b"/net/conf/lo/mtu/x",
         b"/net/core/somaxconn",
         b"/net/dev",
         b"/net/conf",
@@ -358,7 +369,7 @@ fn paths_through_shared_and_tagged_directories_resolve_as_lookups_do() {
         b"/net/missing",
     ];
     let check = |t: &Tree| {
-        for view in [0, k] {
+        for view in [0, k, k2] {
             for p in paths {
                 let by_path = t.stat_in(view, p);
                 assert_eq!(by_path, stat_by_lookups(t, view, p), "view {view} {p:?}");
@@ -366,7 +377,10 @@ fn paths_through_shared_and_tagged_directories_resolve_as_lookups_do() {
         }
     };
     check(&t);
-    assert!(t.stat_in(k, b"/net/conf/lo/mtu").is_ok());
+    assert_eq!(t.stat_in(k, b"/net/conf/lo/mtu").unwrap().size, 5);
+    assert_eq!(t.stat_in(k2, b"/net/conf/lo/mtu").unwrap().size, 4);
+    assert_eq!(t.stat_in(k2, b"/net/conf/all"), Err(Errno::ENOENT));
+    assert_eq!(t.stat(b"/a/b/f/x"), Err(Errno::ENOTDIR));
     assert_eq!(t.stat(b"/net/conf/all"), Err(Errno::ENOENT));
     assert_eq!(t.remove_subtree(b"/a/b"), Ok(2));
     assert_eq!(t.stat(b"/a/b/f"), Err(Errno::ENOENT));
@@ -376,4 +390,5 @@ fn paths_through_shared_and_tagged_directories_resolve_as_lookups_do() {
     t.ns_destroy(k).unwrap();
     ok(&t);
     check(&t);
+    assert_eq!(t.stat_in(k2, b"/net/conf/lo/mtu").unwrap().size, 4);
 }

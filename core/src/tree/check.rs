@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use smallvec::{smallvec, SmallVec};
 
+use super::by_path::{path_hash, ROOT_PATH_HASH};
 use super::dump::path_of;
 use super::entry::Entry;
 use super::handles::Handle;
@@ -510,6 +511,7 @@ fn check_slot_held(e: &Entry, held: u64, reachable: bool) -> Result<(), Invarian
 fn check_indexes(t: &Tree, w: &Walk) -> Result<(), InvariantViolation> {
     let live = w.live;
     let ino_indexed = t.dirs_by_ino.len() as u64 + t.files_by_ino.len() as u64;
+    check_path_index_len(t)?;
     ensure!(
         t.by_name.len() as u64 == live - 1 && ino_indexed == live,
         4,
@@ -537,6 +539,13 @@ fn check_indexes(t: &Tree, w: &Walk) -> Result<(), InvariantViolation> {
             "an inode index holds unreachable slot {s}"
         );
     }
+    for &s in t.dirs_by_path.iter() {
+        ensure!(
+            w.is_reachable(s),
+            4,
+            "dirs_by_path holds unreachable slot {s}"
+        );
+    }
     Ok(())
 }
 
@@ -559,6 +568,27 @@ fn check_ino_indexed(t: &Tree, e: &Entry, slot: u32) -> Result<(), InvariantViol
         "ino {} is in the wrong inode index",
         e.ino
     );
+    match &e.body {
+        Body::Dir(d) if slot != ROOT_SLOT => check_path_indexed(t, e, d, slot),
+        _ => Ok(()),
+    }
+}
+
+/// A reachable directory other than the root is in the path index under the hash chained
+/// from its parent's stored one (so a whole check, which sees every directory, proves every
+/// chain back to the root's), and its path finds it there.
+fn check_path_indexed(t: &Tree, e: &Entry, d: &Dir, slot: u32) -> Result<(), InvariantViolation> {
+    let up = t.dir(e.parent).map(|p| p.path_hash);
+    let want = up.map(|h| path_hash(&t.name_keys, h, &e.name));
+    ensure!(
+        want == Some(d.path_hash),
+        4,
+        "ino {}: stored path hash {:#x}, its parent's chain gives {want:x?}",
+        e.ino,
+        d.path_hash
+    );
+    let indexed = t.dirs_by_path.find(d.path_hash, |&s| s == slot).is_some();
+    ensure!(indexed, 4, "ino {} is not in the path index", e.ino);
     Ok(())
 }
 
@@ -643,6 +673,7 @@ pub(super) fn check_near(t: &Tree, dirs: &[u64]) -> Result<(), InvariantViolatio
 /// kept counts say.
 fn check_counters(t: &Tree) -> Result<(), InvariantViolation> {
     let ino_indexed = t.dirs_by_ino.len() as u64 + t.files_by_ino.len() as u64;
+    check_path_index_len(t)?;
     ensure!(
         t.by_name.len() as u64 + 1 == t.live && ino_indexed == t.live,
         4,
@@ -659,6 +690,24 @@ fn check_counters(t: &Tree) -> Result<(), InvariantViolation> {
         t.free.len(),
         t.allocated,
         t.entries.len()
+    );
+    Ok(())
+}
+
+/// Invariant 4: the path index holds as many directories as the inode index, less the root.
+fn check_path_index_len(t: &Tree) -> Result<(), InvariantViolation> {
+    let root = t.dir(ROOT_SLOT).map(|d| d.path_hash);
+    ensure!(
+        root == Some(ROOT_PATH_HASH),
+        4,
+        "the root's path hash is {root:x?}, not {ROOT_PATH_HASH:#x}"
+    );
+    ensure!(
+        t.dirs_by_path.len() + 1 == t.dirs_by_ino.len(),
+        4,
+        "dirs_by_path holds {}, dirs_by_ino {} (the root included)",
+        t.dirs_by_path.len(),
+        t.dirs_by_ino.len()
     );
     Ok(())
 }
@@ -969,6 +1018,7 @@ mod tests {
         t.dirs_by_ino.insert_unique(ino_hash(ino), f, |&s| {
             ino_hash(entries[s as usize].as_ref().unwrap().ino)
         });
+        t.dirs_by_path.insert_unique(1, f, |_| 1); // the path index's count agrees too
         assert!(broken_as(&t, 4).contains("wrong inode index"));
     }
 
@@ -1010,6 +1060,34 @@ mod tests {
         t.by_name
             .insert_unique(wrong, sub, name_rehasher(&t.name_keys, &t.entries, &t.tags));
         assert!(broken_as(&t, 4).contains("not found by name"));
+    }
+
+    #[test]
+    fn a_directory_missing_from_the_path_index_is_invariant_4() {
+        let mut t = fixture();
+        let sub = slot(&t, b"/a/sub");
+        t.unindex_dir_path(sub);
+        assert!(broken_as(&t, 4).starts_with("dirs_by_path holds"));
+        // The count alone can miss it: a stray slot in its place.
+        let f = slot(&t, b"/a/f");
+        t.dirs_by_path.insert_unique(1, f, |_| 1);
+        assert!(broken_as(&t, 4).ends_with("is not in the path index"));
+    }
+
+    #[test]
+    fn a_wrong_path_hash_is_invariant_4() {
+        let mut t = fixture();
+        let y = slot(&t, b"/r/s/y");
+        t.unindex_dir_path(y);
+        dir_mut(&mut t, b"/r/s/y").path_hash ^= 1;
+        t.index_dir_path(y);
+        assert!(broken_as(&t, 4).contains("its parent's chain gives"));
+        t.unindex_dir_path(y);
+        dir_mut(&mut t, b"/r/s/y").path_hash ^= 1;
+        t.index_dir_path(y);
+        assert_eq!(check(&t), Ok(()));
+        dir_mut(&mut t, b"/").path_hash = 7;
+        assert!(broken_as(&t, 4).starts_with("the root's path hash is"));
     }
 
     #[test]

@@ -144,7 +144,7 @@ impl Deref for Name {
 impl Name {
     /// Whether the name is `other`. Names are compared on every lookup, and slice equality
     /// calls `memcmp`, which costs several times the comparison itself for names this short:
-    /// 4–16 bytes are compared as two overlapping words instead.
+    /// 1–16 bytes are compared as bytes or two overlapping words instead.
     #[inline]
     pub(super) fn is(&self, other: &[u8]) -> bool {
         let mine: &[u8] = self;
@@ -160,6 +160,10 @@ impl Name {
             4..=7 => {
                 word::<4>(mine, 0) == word::<4>(other, 0)
                     && word::<4>(mine, n - 4) == word::<4>(other, n - 4)
+            }
+            // The first, middle and last bytes are every byte of a 1–3 byte name.
+            1..=3 => {
+                mine[0] == other[0] && mine[n / 2] == other[n / 2] && mine[n - 1] == other[n - 1]
             }
             _ => mine == other,
         }

@@ -5,6 +5,8 @@
 //!   counted or recursive, so dropping or removing a 2,000-deep chain cannot overflow the stack.
 //! - `by_name` maps (parent slot, name) → slot; it stores only the `u32` slot and hashes the
 //!   key out of the arena, so a name is stored once.
+//! - `dirs_by_path` maps a directory's whole path → slot (see `by_path.rs`): a path's parent
+//!   in one probe, whatever its depth, then one `by_name` probe for the last name.
 //! - Inode → slot is split: `dirs_by_ino` (a hash table of the reachable directories, the only
 //!   entries `lookup_at` and `readdir` resolve on their fast path) and `files_by_ino` (every
 //!   other reachable entry, ordered by inode like a directory's children). Inodes only grow,
@@ -22,6 +24,7 @@
 //!   sources behind generated files (`source.rs`).
 
 mod by_ino;
+mod by_path;
 mod check;
 mod dump;
 mod entry;
@@ -78,6 +81,9 @@ struct Dir {
     mounts: u64,
     /// Bumped on every change of the child set; tags `listing_cache`.
     generation: u64,
+    /// The hash `dirs_by_path` holds this directory under, chained from its parent's (see
+    /// `by_path.rs`). Invariant: equals a fresh chain from the root's.
+    path_hash: u64,
     /// The last rendering and the generation it was made at. Valid iff the tags are equal.
     listing_cache: Option<(u64, Arc<[u8]>)>,
 }
@@ -137,6 +143,8 @@ pub struct Tree {
     name_keys: NameKeys,
     /// Reachable directories, root included, keyed by inode.
     dirs_by_ino: HashTable<ArenaIndex>,
+    /// Reachable directories, root excluded, keyed by their path (see `by_path.rs`).
+    dirs_by_path: HashTable<ArenaIndex>,
     /// Reachable non-directories, ordered by inode; a removed one may still be a candidate
     /// there (see `file_slot_of_ino`).
     files_by_ino: FileIndex,
@@ -304,6 +312,7 @@ impl Tree {
             by_name: HashTable::new(),
             name_keys,
             dirs_by_ino,
+            dirs_by_path: HashTable::new(),
             files_by_ino: FileIndex::default(),
             headers: BTreeMap::new(),
             handles: Handles::new(),
@@ -390,6 +399,12 @@ impl Tree {
     /// Walks a parsed path from the root through the entries visible in `view` (ENOENT /
     /// ENOTDIR).
     fn resolve(&self, view: View, path: Path<'_>) -> Result<ArenaIndex, Errno> {
+        // The parent in one probe of the path index; the walk when it cannot answer.
+        if !path.is_root() {
+            if let Some(found) = self.resolve_by_path(view, path.as_bytes()) {
+                return found;
+            }
+        }
         let mut cur = ROOT_SLOT;
         for name in path.components() {
             if self.dir(cur).is_none() {
@@ -470,7 +485,13 @@ impl Tree {
         let ino = self.next_ino;
         self.next_ino += 1;
         let body = match body {
-            NewBody::Dir => Body::Dir(Box::default()),
+            NewBody::Dir => {
+                let up = self.dir(parent).expect("parent is a directory").path_hash;
+                Body::Dir(Box::new(Dir {
+                    path_hash: by_path::path_hash(&self.name_keys, up, name),
+                    ..Dir::default()
+                }))
+            }
             NewBody::File(c) => Body::File(content(c)),
             NewBody::Symlink(t) => Body::Symlink(content(t)),
             NewBody::Listing => Body::Listing,
@@ -504,6 +525,7 @@ impl Tree {
                 |&s: &ArenaIndex| ino_hash(entries[s as usize].as_ref().expect("free").ino);
             self.dirs_by_ino
                 .insert_unique(ino_hash(ino), slot, rehash_ino);
+            self.index_dir_path(slot);
         } else {
             self.files_by_ino.push(ino, slot);
         }
@@ -589,6 +611,7 @@ impl Tree {
                 }
                 Err(_) => debug_assert!(false, "directory missing from dirs_by_ino"),
             }
+            self.unindex_dir_path(slot);
         } else {
             self.files_by_ino.remove(ino);
         }

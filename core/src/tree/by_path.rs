@@ -1,0 +1,128 @@
+//! The directory path index: every reachable directory but the root, keyed by a hash of its
+//! whole path, so a path's parent directory is found with one probe instead of one name
+//! probe per component.
+//!
+//! A directory's path hash is chained from its parent's: `H(parent's hash, name)` under the
+//! tree's secret name key (the root's is [`ROOT_PATH_HASH`]). The index is written only by
+//! the changes that add or drop a directory, never by a read, so readers sharing a tree
+//! (`SharedTree`) write nothing. Paths are canonical (no empty, `.` or `..` components), so
+//! a directory's path bytes are unique to it within a view; a hit is verified by walking up
+//! from the candidate, comparing each name and each ancestor's visibility in the view.
+//!
+//! Cost: one keyed hash per component of the parent path (no memory access), one probe, and
+//! a walk up the candidate's ancestors (entries a path through them has just read). Memory:
+//! the `u32` slot in the table and the hash in the directory's `Dir`, for directories only.
+
+use std::hash::Hasher;
+
+use super::entry::{Body, Entry};
+use super::{ArenaIndex, NameKeys, Tree, ROOT_SLOT};
+use crate::types::{Errno, View};
+
+/// The most components of a parent path the index resolves; a deeper path is walked. (The
+/// names' offsets live on the stack; 64 covers every procfs and sysfs path in use.)
+pub(super) const MAX_INDEXED_DEPTH: usize = 64;
+
+/// A parent path's names: `path[starts[i]..]` up to the next `/` (the last one up to `end`).
+struct Names<'p> {
+    path: &'p [u8],
+    starts: &'p [u16],
+    end: usize,
+}
+
+/// The path hash of the root, the start of every chain.
+pub(super) const ROOT_PATH_HASH: u64 = 0;
+
+/// The path hash of the child `name` of a directory whose path hash is `parent`.
+pub(super) fn path_hash(keys: &NameKeys, parent: u64, name: &[u8]) -> u64 {
+    let mut h = keys.hasher();
+    h.write_u64(parent);
+    h.write(name);
+    h.finish()
+}
+
+impl Tree {
+    /// Resolves `path` (the bytes after the leading `/`, not empty) in `view` through the
+    /// index: its parent directory in one probe, then the last name in it. `None` when the
+    /// index cannot answer (no reachable directory at the parent path, or a parent path of
+    /// more than [`MAX_INDEXED_DEPTH`] components); the walk from the root answers then.
+    ///
+    /// A parent found here is where the walk would arrive, so a missing last name is the
+    /// walk's `ENOENT` too.
+    pub(super) fn resolve_by_path(
+        &self,
+        view: View,
+        path: &[u8],
+    ) -> Option<Result<ArenaIndex, Errno>> {
+        // One forward pass: the parent's chained hash, and where each of its names starts.
+        let mut starts = [0u16; MAX_INDEXED_DEPTH];
+        let (mut depth, mut at, mut hash) = (0, 0, ROOT_PATH_HASH);
+        while let Some(len) = path[at..].iter().position(|&b| b == b'/') {
+            *starts.get_mut(depth)? = at as u16;
+            hash = path_hash(&self.name_keys, hash, &path[at..at + len]);
+            depth += 1;
+            at += len + 1;
+        }
+        let dir = if depth == 0 {
+            ROOT_SLOT
+        } else {
+            let names = Names {
+                path,
+                starts: &starts[..depth],
+                end: at - 1,
+            };
+            *self
+                .dirs_by_path
+                .find(hash, |&s| self.has_path(s, view, &names))?
+        };
+        Some(
+            self.child_visible(dir, view, &path[at..])
+                .ok_or(Errno::ENOENT),
+        )
+    }
+
+    /// Whether the reachable directory `slot` is at `names` through entries all visible in
+    /// `view`: the walk from the root that `resolve` makes would end at it.
+    fn has_path(&self, mut slot: ArenaIndex, view: View, names: &Names<'_>) -> bool {
+        let mut end = names.end;
+        for &start in names.starts.iter().rev() {
+            if slot == ROOT_SLOT {
+                return false;
+            }
+            let e = self.entry(slot);
+            if !e.name.is(&names.path[start as usize..end]) || !self.visible(slot, view) {
+                return false;
+            }
+            slot = e.parent;
+            end = (start as usize).saturating_sub(1);
+        }
+        slot == ROOT_SLOT
+    }
+
+    /// Adds the new directory `slot`, whose `Dir` holds its path hash.
+    pub(super) fn index_dir_path(&mut self, slot: ArenaIndex) {
+        let hash = self.dir(slot).expect("a directory").path_hash;
+        let entries = &self.entries;
+        self.dirs_by_path
+            .insert_unique(hash, slot, |&s| stored_path_hash(entries, s));
+    }
+
+    /// Drops the reachable directory `slot`.
+    pub(super) fn unindex_dir_path(&mut self, slot: ArenaIndex) {
+        let hash = self.dir(slot).expect("a directory").path_hash;
+        match self.dirs_by_path.find_entry(hash, |&s| s == slot) {
+            Ok(found) => {
+                found.remove();
+            }
+            Err(_) => debug_assert!(false, "directory missing from dirs_by_path"),
+        }
+    }
+}
+
+/// The hash a directory of the index was stored under (for the table's growth).
+fn stored_path_hash(entries: &[Option<Entry>], slot: ArenaIndex) -> u64 {
+    match entries[slot as usize].as_ref().map(|e| &e.body) {
+        Some(Body::Dir(d)) => d.path_hash,
+        _ => panic!("dirs_by_path holds slot {slot}, not a directory"),
+    }
+}
