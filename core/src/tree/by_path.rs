@@ -126,3 +126,87 @@ fn stored_path_hash(entries: &[Option<Entry>], slot: ArenaIndex) -> u64 {
         _ => panic!("dirs_by_path holds slot {slot}, not a directory"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PseudoFs, Row};
+
+    /// `/d0/d1/…/d{depth-1}/f`, with every directory and the file made.
+    fn chain(t: &mut Tree, depth: usize) -> Vec<u8> {
+        let mut path = Vec::new();
+        for i in 0..depth {
+            path.extend_from_slice(format!("/d{i}").as_bytes());
+            if t.stat(&path).is_err() {
+                t.mkdir(&path).unwrap();
+            }
+        }
+        path.extend_from_slice(b"/f");
+        t.create(&path, b"").unwrap();
+        path
+    }
+
+    /// The index's answer for `path`, which must agree with the walk's whenever it gives one.
+    fn by_index(t: &Tree, view: View, path: &[u8]) -> Option<Result<ArenaIndex, Errno>> {
+        let rest = path.strip_prefix(b"/").unwrap_or(path);
+        let found = t.resolve_by_path(view, rest);
+        if let Some(answer) = found {
+            let walked = t.resolve(view, crate::path::Path::parse(path).unwrap());
+            assert_eq!(answer, walked, "{:?}", String::from_utf8_lossy(path));
+        }
+        found
+    }
+
+    #[test]
+    fn parents_up_to_the_depth_limit_are_one_probe() {
+        let mut t = Tree::new();
+        for depth in [0, 1, 2, 7, MAX_INDEXED_DEPTH] {
+            let path = chain(&mut t, depth);
+            assert!(
+                matches!(by_index(&t, 0, &path), Some(Ok(_))),
+                "depth {depth}"
+            );
+        }
+        let deeper = chain(&mut t, MAX_INDEXED_DEPTH + 1);
+        assert_eq!(by_index(&t, 0, &deeper), None, "left to the walk");
+        assert!(t.stat(&deeper).is_ok());
+    }
+
+    #[test]
+    fn a_missing_name_under_an_indexed_parent_is_enoent_and_the_rest_is_walked() {
+        let mut t = Tree::new();
+        chain(&mut t, 3);
+        assert_eq!(by_index(&t, 0, b"/d0/d1/d2/nope"), Some(Err(Errno::ENOENT)));
+        assert_eq!(by_index(&t, 0, b"/d0/nope/f"), None);
+        assert_eq!(
+            by_index(&t, 0, b"/d0/d1/d2/f/x"),
+            None,
+            "a file is no parent"
+        );
+        assert_eq!(
+            by_index(&t, 0, b"/d1/d2/f"),
+            None,
+            "a suffix of a real path"
+        );
+        assert_eq!(t.stat(b"/d0/d1/d2/f/x"), Err(Errno::ENOTDIR));
+        t.remove_subtree(b"/d0/d1").unwrap();
+        assert_eq!(
+            by_index(&t, 0, b"/d0/d1/d2/f"),
+            None,
+            "gone with its subtree"
+        );
+        assert_eq!(by_index(&t, 0, b"/d0/d1"), Some(Err(Errno::ENOENT)));
+    }
+
+    #[test]
+    fn a_tagged_directory_answers_in_its_own_view_only() {
+        let mut t = Tree::new();
+        let (k, other) = (t.ns_create(0, 0).unwrap(), t.ns_create(0, 0).unwrap());
+        t.register_ns(k, b"net/conf", &[Row::file("all", "1")])
+            .unwrap();
+        assert!(matches!(by_index(&t, k, b"/net/conf/all"), Some(Ok(_))));
+        assert_eq!(by_index(&t, other, b"/net/conf/all"), None);
+        assert_eq!(by_index(&t, 0, b"/net/conf/all"), None);
+        assert_eq!(t.stat_in(other, b"/net/conf/all"), Err(Errno::ENOENT));
+    }
+}
