@@ -1,4 +1,4 @@
-//! Micro benchmarks (criterion): create, lookup, one readdir page, listing reads cached vs
+//! Micro benchmarks (criterion): create, lookup, `stat` by path depth, one readdir page, listing reads cached vs
 //! fresh. The N-sweep, the oracle comparison, memory and the plot are `pdtree bench`
 //! (crate `pdtree-harness`); see docs/PERFORMANCE.md.
 //!
@@ -61,6 +61,43 @@ fn lookup(c: &mut Criterion) {
     });
 }
 
+/// `stat` of a file at each depth against `lookup_at` of it in its directory, at 1,000 files
+/// a directory: what a path costs beyond its last name (docs/PERFORMANCE.md).
+fn stat_by_depth(c: &mut Criterion) {
+    let n = 1_000;
+    let mut g = c.benchmark_group("stat(path) against lookup_at, 1,000 files");
+    for depth in [1usize, 3, 6] {
+        let mut t = Tree::new();
+        let mut dir = Vec::new();
+        for k in 0..depth {
+            dir.extend_from_slice(format!("/d{k}").as_bytes());
+            t.mkdir(&dir).unwrap();
+        }
+        let ino = t.stat(&dir).unwrap().ino;
+        let names: Vec<Vec<u8>> = (0..n).map(|i| name((i * 7919) % n)).collect();
+        let paths: Vec<Vec<u8>> = names.iter().map(|m| [&dir[..], b"/", m].concat()).collect();
+        for p in &paths {
+            t.create(p, b"").unwrap();
+        }
+        let mut i = 0;
+        g.bench_function(format!("stat, {} components", depth + 1), |b| {
+            b.iter(|| {
+                i = (i + 1) % paths.len();
+                black_box(t.stat(&paths[i]).unwrap())
+            })
+        });
+        if depth == 1 {
+            g.bench_function("lookup_at", |b| {
+                b.iter(|| {
+                    i = (i + 1) % names.len();
+                    black_box(t.lookup_at(ino, &names[i]).unwrap())
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
 fn readdir_page(c: &mut Criterion) {
     let n = 100_000;
     let (t, d) = one_dir(n);
@@ -111,5 +148,12 @@ fn listing(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, create, lookup, readdir_page, listing);
+criterion_group!(
+    benches,
+    create,
+    lookup,
+    stat_by_depth,
+    readdir_page,
+    listing
+);
 criterion_main!(benches);
