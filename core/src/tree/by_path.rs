@@ -57,11 +57,15 @@ impl Tree {
         // One forward pass: the parent's chained hash, and where each of its names starts.
         let mut starts = [0u16; MAX_INDEXED_DEPTH];
         let (mut depth, mut at, mut hash) = (0, 0, ROOT_PATH_HASH);
-        while let Some(len) = path[at..].iter().position(|&b| b == b'/') {
-            *starts.get_mut(depth)? = at as u16;
-            hash = path_hash(&self.name_keys, hash, &path[at..at + len]);
-            depth += 1;
-            at += len + 1;
+        // A byte loop: `position` per name cost 20 more instructions a `stat` (callgrind),
+        // and words of eight bytes more still on names this short.
+        for (i, &b) in path.iter().enumerate() {
+            if b == b'/' {
+                *starts.get_mut(depth)? = at as u16;
+                hash = path_hash(&self.name_keys, hash, &path[at..i]);
+                depth += 1;
+                at = i + 1;
+            }
         }
         let dir = if depth == 0 {
             ROOT_SLOT
