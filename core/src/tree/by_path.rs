@@ -155,7 +155,7 @@ mod tests {
         let rest = path.strip_prefix(b"/").unwrap_or(path);
         let found = t.resolve_by_path(view, rest);
         if let Some(answer) = found {
-            let walked = t.resolve(view, crate::path::Path::parse(path).unwrap());
+            let walked = t.walk(view, crate::path::Path::parse(path).unwrap());
             assert_eq!(answer, walked, "{:?}", String::from_utf8_lossy(path));
         }
         found

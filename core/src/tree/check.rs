@@ -511,7 +511,7 @@ fn check_slot_held(e: &Entry, held: u64, reachable: bool) -> Result<(), Invarian
 fn check_indexes(t: &Tree, w: &Walk) -> Result<(), InvariantViolation> {
     let live = w.live;
     let ino_indexed = t.dirs_by_ino.len() as u64 + t.files_by_ino.len() as u64;
-    check_path_index_len(t)?;
+    check_path_index_totals(t)?;
     ensure!(
         t.by_name.len() as u64 == live - 1 && ino_indexed == live,
         4,
@@ -666,7 +666,7 @@ pub(super) fn check_near(t: &Tree, dirs: &[u64]) -> Result<(), InvariantViolatio
 /// kept counts say.
 fn check_counters(t: &Tree) -> Result<(), InvariantViolation> {
     let ino_indexed = t.dirs_by_ino.len() as u64 + t.files_by_ino.len() as u64;
-    check_path_index_len(t)?;
+    check_path_index_totals(t)?;
     ensure!(
         t.by_name.len() as u64 + 1 == t.live && ino_indexed == t.live,
         4,
@@ -687,10 +687,11 @@ fn check_counters(t: &Tree) -> Result<(), InvariantViolation> {
     Ok(())
 }
 
-/// Invariant 4: the path index holds as many directories as the inode index, less the root.
-/// With every reachable directory found in it (`check_path_indexed`), that leaves no room for
-/// a stray slot, so its slots need no check of their own.
-fn check_path_index_len(t: &Tree) -> Result<(), InvariantViolation> {
+/// Invariant 4: the root's path hash starts every chain, and the path index holds as many
+/// directories as the inode index, less the root. With every reachable directory found in
+/// it (`check_path_indexed`), that leaves no room for a stray slot, so its slots need no
+/// check of their own.
+fn check_path_index_totals(t: &Tree) -> Result<(), InvariantViolation> {
     let root = t.dir(ROOT_SLOT).map(|d| d.path_hash);
     ensure!(
         root == Some(ROOT_PATH_HASH),
@@ -1072,14 +1073,16 @@ mod tests {
     #[test]
     fn a_wrong_path_hash_is_invariant_4() {
         let mut t = fixture();
-        let y = slot(&t, b"/r/s/y");
-        t.unindex_dir_path(y);
-        dir_mut(&mut t, b"/r/s/y").path_hash ^= 1;
-        t.index_dir_path(y);
+        // Stores /r/s/y's path hash flipped in its low bit, and indexes it under that.
+        let flip = |t: &mut Tree| {
+            let y = slot(t, b"/r/s/y");
+            t.unindex_dir_path(y);
+            dir_mut(t, b"/r/s/y").path_hash ^= 1;
+            t.index_dir_path(y);
+        };
+        flip(&mut t);
         assert!(broken_as(&t, 4).contains("its parent's chain gives"));
-        t.unindex_dir_path(y);
-        dir_mut(&mut t, b"/r/s/y").path_hash ^= 1;
-        t.index_dir_path(y);
+        flip(&mut t);
         assert_eq!(check(&t), Ok(()));
         dir_mut(&mut t, b"/").path_hash = 7;
         assert!(broken_as(&t, 4).starts_with("the root's path hash is"));

@@ -300,7 +300,10 @@ impl Tree {
             ROOT_SLOT,
             b"",
             Owner::Explicit,
-            Body::Dir(Box::default()),
+            Body::Dir(Box::new(Dir {
+                path_hash: by_path::ROOT_PATH_HASH,
+                ..Dir::default()
+            })),
         );
         root.owner = OwnerWord::new(Owner::Explicit, true);
         let mut dirs_by_ino = HashTable::new();
@@ -405,6 +408,11 @@ impl Tree {
                 return found;
             }
         }
+        self.walk(view, path)
+    }
+
+    /// [`Tree::resolve`] one name-index probe per component, from the root.
+    fn walk(&self, view: View, path: Path<'_>) -> Result<ArenaIndex, Errno> {
         let mut cur = ROOT_SLOT;
         for name in path.components() {
             if self.dir(cur).is_none() {
