@@ -321,6 +321,37 @@ fn names_and_paths_that_resolve_are_still_checked_first_when_they_fail() {
     assert_eq!(t.stat(b"/d/f/g"), Err(Errno::ENOTDIR));
 }
 
+#[test]
+fn an_entry_past_the_path_limit_is_found_by_inode_but_not_by_path() {
+    // `register` checks its directory as a path and each row as a name, so a row's whole
+    // path may pass 4096 bytes. Like PATH_MAX, the limit is on the path asked, not on what
+    // exists: that path is ENAMETOOLONG even though a walk would find the entry.
+    let mut t = Tree::new();
+    let names: Vec<String> = (0..17).map(|i| format!("{i:0>239}")).collect();
+    let dir = names.join("/"); // 17 × 240 − 1 = 4079 bytes
+    let row = "r".repeat(255);
+    t.register(dir.as_bytes(), &[Row::file(row.as_str(), "x")])
+        .unwrap();
+    let parent = t.stat(dir.as_bytes()).unwrap().ino;
+    let ino = t.lookup_at(parent, row.as_bytes()).unwrap().ino;
+    let path = format!("/{dir}/{row}");
+    assert_eq!(path.len(), 4336);
+    assert_eq!(t.stat(path.as_bytes()), Err(Errno::ENAMETOOLONG));
+    assert_eq!(t.open(path.as_bytes()), Err(Errno::ENAMETOOLONG));
+    // Exactly 4096 bytes resolves, with or without the leading `/`.
+    let row = "s".repeat(16);
+    t.register(dir.as_bytes(), &[Row::file(row.as_str(), "y")])
+        .unwrap();
+    let at_limit = format!("{dir}/{row}");
+    assert_eq!(at_limit.len(), 4096);
+    let s = t.stat(at_limit.as_bytes()).unwrap();
+    assert_ne!(s.ino, ino);
+    assert_eq!(
+        t.stat(format!("/{at_limit}").as_bytes()),
+        Err(Errno::ENAMETOOLONG)
+    );
+}
+
 /// `stat_in(view, path)` by `lookup_at_in`, one component at a time.
 fn stat_by_lookups(t: &Tree, view: u64, path: &[u8]) -> Result<pdtree::Stat, Errno> {
     let mut st = t.stat_in(view, b"/")?;
