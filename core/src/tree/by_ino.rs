@@ -175,3 +175,73 @@ impl Tree {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::types::{Errno, MAX_PATH, ROOT_INO};
+    use crate::{PseudoFs, Row, Tree};
+
+    #[test]
+    fn parent_and_header_dir_name_the_directory_above() {
+        let mut t = Tree::new();
+        let h = t
+            .register(b"net/eth0", &[Row::file("mtu", "1500")])
+            .unwrap();
+        let dir = t.stat(b"/net/eth0").unwrap().ino;
+        let mtu = t.stat(b"/net/eth0/mtu").unwrap().ino;
+        assert_ne!(dir, ROOT_INO);
+        assert_eq!(t.parent_ino(mtu), Ok(dir));
+        assert_eq!(t.parent_ino(dir), Ok(t.stat(b"/net").unwrap().ino));
+        assert_eq!(t.parent_ino(ROOT_INO), Ok(ROOT_INO));
+        assert_eq!(t.header_dir(h), Ok(dir));
+    }
+
+    #[test]
+    fn path_of_stops_exactly_past_the_path_limit() {
+        let mut t = Tree::new();
+        // 17 names of 239 bytes: `/` + 17 × 240 − 1 = 4080 bytes of directories.
+        let dir: Vec<String> = (0..17).map(|i| format!("{i:0>239}")).collect();
+        let dir = dir.join("/");
+        let at_limit = "a".repeat(MAX_PATH - 4080 - 1);
+        let past = "b".repeat(MAX_PATH - 4080);
+        let rows = [
+            Row::file(at_limit.as_str(), ""),
+            Row::file(past.as_str(), ""),
+        ];
+        t.register(dir.as_bytes(), &rows).unwrap();
+        let parent = t.stat(dir.as_bytes()).unwrap().ino;
+        let fits = t.lookup_at(parent, at_limit.as_bytes()).unwrap().ino;
+        let path = t.path_of(fits).unwrap();
+        assert_eq!(path.len(), MAX_PATH);
+        assert_eq!(t.stat(&path).unwrap().ino, fits);
+        let over = t.lookup_at(parent, past.as_bytes()).unwrap().ino;
+        assert_eq!(t.path_of(over), Err(Errno::ENAMETOOLONG));
+    }
+
+    #[test]
+    fn a_symlink_target_is_its_bytes_and_other_kinds_are_einval() {
+        let mut t = Tree::new();
+        let l = t.symlink(b"/self", b"42").unwrap();
+        let f = t.create(b"/f", b"42").unwrap();
+        assert_eq!(&*t.symlink_target(l).unwrap(), b"42");
+        assert_eq!(t.symlink_target(f), Err(Errno::EINVAL));
+        assert_eq!(t.symlink_target(999), Err(Errno::ENOENT));
+    }
+
+    #[test]
+    fn a_handle_on_a_removed_entry_keeps_its_size() {
+        let mut t = Tree::new();
+        t.create(b"/f", b"abc").unwrap();
+        t.symlink(b"/l", b"target").unwrap();
+        t.source_add(b"mounts", b"proc /proc").unwrap();
+        t.generated(b"/g", b"mounts").unwrap();
+        for path in [&b"/f"[..], b"/l", b"/g"] {
+            let size = t.stat(path).unwrap().size;
+            assert!(size > 0, "{path:?}");
+            let h = t.open(path).unwrap();
+            t.remove(path).unwrap();
+            let st = t.stat_handle(h).unwrap();
+            assert_eq!((st.size, st.nlink), (size, 0), "{path:?}");
+        }
+    }
+}
