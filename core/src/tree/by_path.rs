@@ -7,7 +7,8 @@
 //! the changes that add or drop a directory, never by a read, so readers sharing a tree
 //! (`SharedTree`) write nothing. Paths are canonical (no empty, `.` or `..` components), so
 //! a directory's path bytes are unique to it within a view; a hit is verified by walking up
-//! from the candidate, comparing each name and each ancestor's visibility in the view.
+//! from the candidate, matching each name against the path from its end and checking each
+//! ancestor's visibility in the view. Any depth is indexed.
 //!
 //! Cost: one keyed hash per component of the parent path (no memory access), one probe, and
 //! a walk up the candidate's ancestors (entries a path through them has just read). Memory:
@@ -18,17 +19,6 @@ use std::hash::Hasher;
 use super::entry::{Body, Entry};
 use super::{ArenaIndex, NameKeys, Tree, ROOT_SLOT};
 use crate::types::{Errno, View};
-
-/// The most components of a parent path the index resolves; a deeper path is walked. (The
-/// names' offsets live on the stack; 64 covers every procfs and sysfs path in use.)
-pub(super) const MAX_INDEXED_DEPTH: usize = 64;
-
-/// A parent path's names: `path[starts[i]..]` up to the next `/` (the last one up to `end`).
-struct Names<'p> {
-    path: &'p [u8],
-    starts: &'p [u16],
-    end: usize,
-}
 
 /// The path hash of the root, the start of every chain.
 pub(super) const ROOT_PATH_HASH: u64 = 0;
@@ -43,9 +33,9 @@ pub(super) fn path_hash(keys: &NameKeys, parent: u64, name: &[u8]) -> u64 {
 
 impl Tree {
     /// Resolves `path` (the bytes after the leading `/`, not empty) in `view` through the
-    /// index: its parent directory in one probe, then the last name in it. `None` when the
-    /// index cannot answer (no reachable directory at the parent path, or a parent path of
-    /// more than [`MAX_INDEXED_DEPTH`] components); the walk from the root answers then.
+    /// index: its parent directory in one probe, then the last name in it. `None` when no
+    /// reachable directory is at the parent path in `view`; the walk from the root answers
+    /// then (and names the error: `ENOENT`, `ENOTDIR`, or the syntax error first).
     ///
     /// A parent found here is where the walk would arrive, so a missing last name is the
     /// walk's `ENOENT` too.
@@ -54,30 +44,23 @@ impl Tree {
         view: View,
         path: &[u8],
     ) -> Option<Result<ArenaIndex, Errno>> {
-        // One forward pass: the parent's chained hash, and where each of its names starts.
-        let mut starts = [0u16; MAX_INDEXED_DEPTH];
-        let (mut depth, mut at, mut hash) = (0, 0, ROOT_PATH_HASH);
-        // A byte loop: `position` per name cost 20 more instructions a `stat` (callgrind),
-        // and words of eight bytes more still on names this short.
+        // One forward pass for the parent's chained hash. A byte loop: `position` per name
+        // cost 20 more instructions a `stat` (callgrind), and words of eight bytes more
+        // still on names this short.
+        let (mut at, mut hash) = (0, ROOT_PATH_HASH);
         for (i, &b) in path.iter().enumerate() {
             if b == b'/' {
-                *starts.get_mut(depth)? = at as u16;
                 hash = path_hash(&self.name_keys, hash, &path[at..i]);
-                depth += 1;
                 at = i + 1;
             }
         }
-        let dir = if depth == 0 {
+        let dir = if at == 0 {
             ROOT_SLOT
         } else {
-            let names = Names {
-                path,
-                starts: &starts[..depth],
-                end: at - 1,
-            };
+            let parent = &path[..at - 1];
             *self
                 .dirs_by_path
-                .find(hash, |&s| self.has_path(s, view, &names))?
+                .find(hash, |&s| self.has_path(s, view, parent))?
         };
         Some(
             self.child_visible(dir, view, &path[at..])
@@ -85,22 +68,31 @@ impl Tree {
         )
     }
 
-    /// Whether the reachable directory `slot` is at `names` through entries all visible in
-    /// `view`: the walk from the root that `resolve` makes would end at it.
-    fn has_path(&self, mut slot: ArenaIndex, view: View, names: &Names<'_>) -> bool {
-        let mut end = names.end;
-        for &start in names.starts.iter().rev() {
-            if slot == ROOT_SLOT {
-                return false;
-            }
+    /// Whether the reachable directory `slot` is at `parent` (a path without its leading
+    /// `/`, not empty) through entries all visible in `view`: the walk from the root that
+    /// `resolve` makes would end at it. Compares from the end: each ancestor's name must be
+    /// what ends the rest of the path, after a `/` or at its start (names hold no `/`).
+    fn has_path(&self, mut slot: ArenaIndex, view: View, parent: &[u8]) -> bool {
+        let mut rest = parent;
+        // Each pass consumes a name and its `/`, so at most `parent.len() / 2 + 1` passes.
+        while slot != ROOT_SLOT {
             let e = self.entry(slot);
-            if !e.name.is(&names.path[start as usize..end]) || !self.visible(slot, view) {
+            let Some(start) = rest.len().checked_sub(e.name.len()) else {
+                return false;
+            };
+            if !e.name.is(&rest[start..]) || !self.visible(slot, view) {
                 return false;
             }
+            if start == 0 {
+                return e.parent == ROOT_SLOT;
+            }
+            if rest[start - 1] != b'/' {
+                return false;
+            }
+            rest = &rest[..start - 1];
             slot = e.parent;
-            end = (start as usize).saturating_sub(1);
         }
-        slot == ROOT_SLOT
+        false
     }
 
     /// Adds the new directory `slot`, whose `Dir` holds its path hash.
@@ -134,6 +126,7 @@ fn stored_path_hash(entries: &[Option<Entry>], slot: ArenaIndex) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::path::Path;
     use crate::{PseudoFs, Row};
 
     /// `/d0/d1/…/d{depth-1}/f`, with every directory and the file made.
@@ -155,25 +148,54 @@ mod tests {
         let rest = path.strip_prefix(b"/").unwrap_or(path);
         let found = t.resolve_by_path(view, rest);
         if let Some(answer) = found {
-            let walked = t.walk(view, crate::path::Path::parse(path).unwrap());
+            let walked = t.walk(view, Path::parse(path).unwrap());
             assert_eq!(answer, walked, "{:?}", String::from_utf8_lossy(path));
         }
         found
     }
 
     #[test]
-    fn parents_up_to_the_depth_limit_are_one_probe() {
+    fn parents_at_every_depth_are_one_probe() {
         let mut t = Tree::new();
-        for depth in [0, 1, 2, 7, MAX_INDEXED_DEPTH] {
+        // 800 levels: a path of 3,892 bytes, under the 4096-byte limit.
+        for depth in [0, 1, 2, 7, 64, 65, 800] {
             let path = chain(&mut t, depth);
             assert!(
                 matches!(by_index(&t, 0, &path), Some(Ok(_))),
                 "depth {depth}"
             );
         }
-        let deeper = chain(&mut t, MAX_INDEXED_DEPTH + 1);
-        assert_eq!(by_index(&t, 0, &deeper), None, "left to the walk");
-        assert!(t.stat(&deeper).is_ok());
+    }
+
+    #[test]
+    fn has_path_matches_exactly_the_path_of_the_directory() {
+        let mut t = Tree::new();
+        chain(&mut t, 3);
+        t.mkdir(b"/d0d1").unwrap();
+        let slot = t.resolve_bytes(b"/d0/d1/d2").unwrap();
+        assert!(t.has_path(slot, 0, b"d0/d1/d2"));
+        for other in [
+            &b"d1/d2"[..],
+            b"d2",
+            b"x/d0/d1/d2",
+            b"/d0/d1/d2",
+            b"d0//d1/d2",
+            b"d0/d1d2",
+            b"d0d1/d2",
+            b"d0/d1/xd2",
+            b"d0/xd1/d2",
+            b"xd0/d1/d2",
+            b"d0/d1/d2/d3",
+        ] {
+            assert!(
+                !t.has_path(slot, 0, other),
+                "{:?}",
+                String::from_utf8_lossy(other)
+            );
+        }
+        assert_eq!(by_index(&t, 0, b"/d0/d1/f"), Some(Err(Errno::ENOENT)));
+        assert_eq!(by_index(&t, 0, b"/d0d1/f"), Some(Err(Errno::ENOENT)));
+        assert_eq!(by_index(&t, 0, b"/d0d1/d2/f"), None);
     }
 
     #[test]
