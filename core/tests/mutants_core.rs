@@ -185,3 +185,170 @@ fn a_tree_reports_the_limits_it_was_made_with() {
     assert_eq!(t.limits(), l);
     assert_eq!(Tree::new().limits(), pdtree::Limits::default());
 }
+
+/// A tree that implements only the trait's required methods, by handing each to a [`Tree`],
+/// so every provided method runs its default body (a user's own tree gets those defaults).
+/// `broken` makes `check_invariants` fail, to see what the default `check_invariants_near`
+/// does with it.
+struct OnlyRequired {
+    tree: Tree,
+    broken: bool,
+}
+
+mod only_required {
+    use super::OnlyRequired;
+    use pdtree::{
+        Errno, HandleId, HeaderId, Id, Ino, InvariantViolation, Limits, Mode, NsId, PseudoFs,
+        ReadDirPage, Row, Stat, Stats, Tree, View,
+    };
+
+    impl PseudoFs for OnlyRequired {
+        fn with_limits(limits: Limits) -> Self {
+            let tree = Tree::with_limits(limits);
+            OnlyRequired {
+                tree,
+                broken: false,
+            }
+        }
+        fn limits(&self) -> Limits {
+            self.tree.limits()
+        }
+        fn mkdir(&mut self, path: &[u8]) -> Result<Ino, Errno> {
+            self.tree.mkdir(path)
+        }
+        fn create(&mut self, path: &[u8], content: &[u8]) -> Result<Ino, Errno> {
+            self.tree.create(path, content)
+        }
+        fn symlink(&mut self, path: &[u8], target: &[u8]) -> Result<Ino, Errno> {
+            self.tree.symlink(path, target)
+        }
+        fn listing(&mut self, path: &[u8]) -> Result<Ino, Errno> {
+            self.tree.listing(path)
+        }
+        fn generated(&mut self, path: &[u8], source: &[u8]) -> Result<Ino, Errno> {
+            self.tree.generated(path, source)
+        }
+        fn source_add(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
+            self.tree.source_add(source, item)
+        }
+        fn source_remove(&mut self, source: &[u8], item: &[u8]) -> Result<(), Errno> {
+            self.tree.source_remove(source, item)
+        }
+        fn register(&mut self, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+            self.tree.register(dir, table)
+        }
+        fn register_ns(&mut self, ns: NsId, dir: &[u8], table: &[Row]) -> Result<HeaderId, Errno> {
+            self.tree.register_ns(ns, dir, table)
+        }
+        fn unregister(&mut self, header: HeaderId) -> Result<(), Errno> {
+            self.tree.unregister(header)
+        }
+        fn ns_create(&mut self, uid: Id, gid: Id) -> Result<NsId, Errno> {
+            self.tree.ns_create(uid, gid)
+        }
+        fn ns_destroy(&mut self, ns: NsId) -> Result<u64, Errno> {
+            self.tree.ns_destroy(ns)
+        }
+        fn stat_in(&self, view: View, path: &[u8]) -> Result<Stat, Errno> {
+            self.tree.stat_in(view, path)
+        }
+        fn lookup_at_in(&self, view: View, dir: Ino, name: &[u8]) -> Result<Stat, Errno> {
+            self.tree.lookup_at_in(view, dir, name)
+        }
+        fn readdir_in(
+            &self,
+            view: View,
+            dir: Ino,
+            pos: u64,
+            max: usize,
+        ) -> Result<ReadDirPage, Errno> {
+            self.tree.readdir_in(view, dir, pos, max)
+        }
+        fn remove(&mut self, path: &[u8]) -> Result<(), Errno> {
+            self.tree.remove(path)
+        }
+        fn remove_subtree(&mut self, path: &[u8]) -> Result<u64, Errno> {
+            self.tree.remove_subtree(path)
+        }
+        fn mark_permanent(&mut self, path: &[u8]) -> Result<(), Errno> {
+            self.tree.mark_permanent(path)
+        }
+        fn open_in(&mut self, view: View, path: &[u8]) -> Result<HandleId, Errno> {
+            self.tree.open_in(view, path)
+        }
+        fn read_at(&mut self, handle: HandleId, offset: u64, len: u64) -> Result<Vec<u8>, Errno> {
+            self.tree.read_at(handle, offset, len)
+        }
+        fn write(&mut self, handle: HandleId, content: &[u8]) -> Result<(), Errno> {
+            self.tree.write(handle, content)
+        }
+        fn chmod_in(&mut self, view: View, path: &[u8], mode: Mode) -> Result<(), Errno> {
+            self.tree.chmod_in(view, path, mode)
+        }
+        fn chown_in(&mut self, view: View, path: &[u8], uid: Id, gid: Id) -> Result<(), Errno> {
+            self.tree.chown_in(view, path, uid, gid)
+        }
+        fn close(&mut self, handle: HandleId) -> Result<(), Errno> {
+            self.tree.close(handle)
+        }
+        fn stats(&self) -> Stats {
+            self.tree.stats()
+        }
+        fn check_invariants(&self) -> Result<(), InvariantViolation> {
+            if self.broken {
+                return Err(InvariantViolation {
+                    invariant: 2,
+                    detail: "planted".into(),
+                });
+            }
+            self.tree.check_invariants()
+        }
+        fn dump(&self) -> String {
+            self.tree.dump()
+        }
+    }
+}
+
+#[test]
+fn the_provided_methods_work_on_a_tree_that_implements_only_the_required_ones() {
+    let mut t = OnlyRequired::with_limits(pdtree::Limits::default());
+    let d = t.mkdir(b"/d").unwrap();
+    for name in [&b"a"[..], b"b", b"c"] {
+        t.create(&[b"/d/", name].concat(), b"x").unwrap();
+    }
+    let names: Vec<Vec<u8>> = t
+        .children_in(0, d)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.name)
+        .collect();
+    assert_eq!(names, [b"a".to_vec(), b"b".to_vec(), b"c".to_vec()]);
+    assert_eq!(t.chmod(b"/d/a", 0o600), Ok(()));
+    assert_eq!(t.stat(b"/d/a").unwrap().mode, 0o600);
+    assert_eq!(t.chmod(b"/d/zz", 0o600), Err(Errno::ENOENT));
+    assert_eq!(t.chown(b"/d/b", 7, 8), Ok(()));
+    let b = t.stat(b"/d/b").unwrap();
+    assert_eq!((b.uid, b.gid), (7, 8));
+    assert_eq!(t.chown(b"/d/zz", 7, 8), Err(Errno::ENOENT));
+
+    // The default fingerprint hashes the dump: equal dumps, equal fingerprints.
+    let mut same = OnlyRequired::with_limits(pdtree::Limits::default());
+    same.mkdir(b"/d").unwrap();
+    for name in [&b"a"[..], b"b", b"c"] {
+        same.create(&[b"/d/", name].concat(), b"x").unwrap();
+    }
+    same.chmod(b"/d/a", 0o600).unwrap();
+    same.chown(b"/d/b", 7, 8).unwrap();
+    assert_eq!(same.dump(), t.dump());
+    assert_eq!(same.fingerprint(), t.fingerprint());
+    same.create(b"/d/e", b"").unwrap();
+    assert_ne!(same.fingerprint(), t.fingerprint());
+
+    // The default check_invariants_near is the whole check.
+    assert_eq!(t.check_invariants_near(&[d]), Ok(()));
+    t.broken = true;
+    assert_eq!(
+        t.check_invariants_near(&[d]).map_err(|v| v.invariant),
+        Err(2)
+    );
+}
