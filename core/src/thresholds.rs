@@ -84,3 +84,50 @@ pub(crate) fn bump(f: fn(&mut Thresholds) -> &mut u64) {
         c.set(t);
     });
 }
+
+// Compiled where the feature is on: in the workspace's tests, which the harness's
+// dependency on it turns on.
+#[cfg(all(test, feature = "thresholds"))]
+mod tests {
+    use super::*;
+    use crate::{PseudoFs, Tree};
+
+    fn counts(k: u64) -> Thresholds {
+        Thresholds {
+            compactions: k,
+            sampled_blocks: 2 * k,
+            name_index_growths: 3 * k,
+            name_index_rehashes: 4 * k,
+            bulk_removals: 5 * k,
+        }
+    }
+
+    #[test]
+    fn counts_add_field_by_field_and_print_on_one_line() {
+        let mut sum = counts(1);
+        sum += counts(10);
+        assert_eq!(sum, counts(11));
+        assert_eq!(
+            sum.to_string(),
+            "thresholds: compactions 11, sample blocks 22, name index rebuilds 33, rehashes 44, bulk removals 55"
+        );
+    }
+
+    #[test]
+    fn take_returns_this_threads_counts_and_resets_them() {
+        let _ = take();
+        let mut t = Tree::new();
+        for i in 0..100 {
+            t.create(format!("/f{i}").as_bytes(), b"").unwrap();
+        }
+        for i in 0..60 {
+            t.remove(format!("/f{i}").as_bytes()).unwrap();
+        }
+        let c = take();
+        assert!(
+            c.sampled_blocks >= 3 && c.compactions >= 1 && c.name_index_growths >= 1,
+            "{c}"
+        );
+        assert_eq!(take(), Thresholds::default());
+    }
+}
