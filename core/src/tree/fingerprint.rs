@@ -88,3 +88,57 @@ fn hash_headers(h: &mut impl Hasher, tree: &Tree) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{PseudoFs, Row, Tree};
+
+    /// `a` and `b` dump differently, so their fingerprints must differ too.
+    fn differ(a: &Tree, b: &Tree) {
+        assert_ne!(a.dump(), b.dump());
+        assert_ne!(
+            a.fingerprint(),
+            b.fingerprint(),
+            "{}\n{}",
+            a.dump(),
+            b.dump()
+        );
+    }
+
+    #[test]
+    fn files_that_trade_directories_fingerprint_differently() {
+        // Same inodes, names, sizes and kinds: only the parents differ.
+        let (mut a, mut b) = (Tree::new(), Tree::new());
+        for t in [&mut a, &mut b] {
+            t.mkdir(b"/x").unwrap();
+            t.mkdir(b"/y").unwrap();
+        }
+        a.create(b"/x/f", b"").unwrap();
+        a.create(b"/y/g", b"").unwrap();
+        b.create(b"/y/f", b"").unwrap();
+        b.create(b"/x/g", b"").unwrap();
+        differ(&a, &b);
+    }
+
+    #[test]
+    fn a_header_rows_sources_and_order_are_fingerprinted() {
+        // Two sources of the same length: a generated row reads one or the other, which
+        // only the header's row line shows.
+        let with_row_of = |source: &[u8]| {
+            let mut t = Tree::new();
+            t.source_add(b"s1", b"a").unwrap();
+            t.source_add(b"s2", b"b").unwrap();
+            let rows = [Row::generated("g", source), Row::file("f", "1")];
+            t.register(b"d", &rows).unwrap();
+            t
+        };
+        let one = with_row_of(b"s1");
+        differ(&one, &with_row_of(b"s2"));
+        let mut reordered = one.clone();
+        reordered
+            .headers
+            .values_mut()
+            .for_each(|h| h.rows.reverse());
+        differ(&one, &reordered);
+    }
+}
