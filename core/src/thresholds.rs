@@ -113,6 +113,7 @@ mod tests {
         );
     }
 
+    /// The module's example, as a test: the mutation test command runs no doctests.
     #[test]
     fn take_returns_this_threads_counts_and_resets_them() {
         let _ = take();

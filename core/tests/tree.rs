@@ -350,6 +350,16 @@ fn an_entry_past_the_path_limit_is_found_by_inode_but_not_by_path() {
         t.stat(format!("/{at_limit}").as_bytes()),
         Err(Errno::ENAMETOOLONG)
     );
+    // `path_of` answers with the leading `/`: 4096 bytes at most, as a path op takes.
+    assert_eq!(t.path_of(s.ino), Err(Errno::ENAMETOOLONG));
+    assert_eq!(t.path_of(ino), Err(Errno::ENAMETOOLONG));
+    let row = "t".repeat(15);
+    t.register(dir.as_bytes(), &[Row::file(row.as_str(), "z")])
+        .unwrap();
+    let fits = t.lookup_at(parent, row.as_bytes()).unwrap().ino;
+    let path = t.path_of(fits).unwrap();
+    assert_eq!(path.len(), 4096);
+    assert_eq!(t.stat(&path).unwrap().ino, fits);
 }
 
 /// `stat_in(view, path)` by `lookup_at_in`, one component at a time.

@@ -178,7 +178,7 @@ impl Tree {
 
 #[cfg(test)]
 mod tests {
-    use crate::types::{Errno, MAX_PATH, ROOT_INO};
+    use crate::types::{Errno, ROOT_INO};
     use crate::{PseudoFs, Row, Tree};
 
     #[test]
@@ -194,28 +194,6 @@ mod tests {
         assert_eq!(t.parent_ino(dir), Ok(t.stat(b"/net").unwrap().ino));
         assert_eq!(t.parent_ino(ROOT_INO), Ok(ROOT_INO));
         assert_eq!(t.header_dir(h), Ok(dir));
-    }
-
-    #[test]
-    fn path_of_stops_exactly_past_the_path_limit() {
-        let mut t = Tree::new();
-        // 17 names of 239 bytes: `/` + 17 × 240 − 1 = 4080 bytes of directories.
-        let dir: Vec<String> = (0..17).map(|i| format!("{i:0>239}")).collect();
-        let dir = dir.join("/");
-        let at_limit = "a".repeat(MAX_PATH - 4080 - 1);
-        let past = "b".repeat(MAX_PATH - 4080);
-        let rows = [
-            Row::file(at_limit.as_str(), ""),
-            Row::file(past.as_str(), ""),
-        ];
-        t.register(dir.as_bytes(), &rows).unwrap();
-        let parent = t.stat(dir.as_bytes()).unwrap().ino;
-        let fits = t.lookup_at(parent, at_limit.as_bytes()).unwrap().ino;
-        let path = t.path_of(fits).unwrap();
-        assert_eq!(path.len(), MAX_PATH);
-        assert_eq!(t.stat(&path).unwrap().ino, fits);
-        let over = t.lookup_at(parent, past.as_bytes()).unwrap().ino;
-        assert_eq!(t.path_of(over), Err(Errno::ENAMETOOLONG));
     }
 
     #[test]
