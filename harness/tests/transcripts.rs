@@ -1,11 +1,11 @@
-//! Runs every golden transcript in `corpus/spec/*.t` against both `pdtree::Tree` and
-//! `pdtree_oracle::Oracle`. The expected outcomes are hand-written from `docs/SEMANTICS.md`;
+//! Runs every golden transcript in `corpus/spec/*.t` against `pdtree::Tree`,
+//! `pdtree::SharedTree` (on one thread) and `pdtree_oracle::Oracle`. The expected outcomes are hand-written from `docs/SEMANTICS.md`;
 //! there is deliberately no mode that rewrites them.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use pdtree::{PseudoFs, Tree};
+use pdtree::{PseudoFs, SharedTree, Tree};
 use pdtree_harness::lang::transcript::{parse_transcript, run_transcript, RunOptions};
 use pdtree_oracle::Oracle;
 
@@ -66,6 +66,14 @@ fn check_all<T: PseudoFs>(label: &str) {
 #[test]
 fn core_tree_conforms() {
     check_all::<Tree>("core");
+}
+
+/// The shared tree answers every transcript as the sequential one does: each of its ops
+/// reaches the same `Tree` operation, and its handle path (open, read, close of permanent
+/// entries) gives the same answers as the change path it stands in for.
+#[test]
+fn shared_tree_conforms() {
+    check_all::<SharedTree>("shared");
 }
 
 #[test]
