@@ -1134,4 +1134,127 @@ mod tests {
         t.entry_mut(a).owner = OwnerWord::new(Owner::Implicit, false);
         assert!(broken_as(&t, 5).contains("implicit directory with no header"));
     }
+
+    /// The fixture, plus what Part II adds: source `fs` (one item) rendered by `/g`, whose
+    /// cache a read filled; namespace 1 with its table `/net/dev` (`/net` implicit, tagged
+    /// rows); `/a/f` chmod 0600 and `/a/sub` chown 5:5; a freed slot. Returns the tree, the
+    /// handle left open on `/g` and the namespace.
+    fn part_two() -> (Tree, HandleId, NsId) {
+        let mut t = fixture();
+        t.source_add(b"fs", b"ext4").unwrap();
+        t.generated(b"/g", b"fs").unwrap();
+        let h = t.open(b"/g").unwrap();
+        assert_eq!(t.read(h).unwrap(), b"ext4\n");
+        let k = t.ns_create(7, 7).unwrap();
+        t.register_ns(k, b"/net", &[Row::file("dev", "eth0")])
+            .unwrap();
+        t.chmod(b"/a/f", 0o600).unwrap();
+        t.chown(b"/a/sub", 5, 5).unwrap();
+        t.create(b"/tmp", b"").unwrap(); // the fixture's free slot was taken: free one again
+        t.remove(b"/tmp").unwrap();
+        assert_eq!(check(&t), Ok(()));
+        (t, h, k)
+    }
+
+    #[test]
+    fn a_namespace_without_namespace_0_or_past_next_ns_is_invariant_9() {
+        let (mut t, _, _) = part_two();
+        let zero = t.namespaces.remove(&0).unwrap();
+        assert_eq!(broken_as(&t, 9), "namespace 0 is not live");
+        t.namespaces.insert(0, zero);
+        t.next_ns = 1;
+        assert!(broken_as(&t, 9).contains("is not below next_ns"));
+    }
+
+    #[test]
+    fn a_namespace_that_forgets_its_header_is_invariant_9() {
+        let (mut t, _, k) = part_two();
+        let id = *t.namespaces[&k].headers.first().unwrap();
+        t.namespaces.get_mut(&k).unwrap().headers.clear();
+        assert_eq!(
+            broken_as(&t, 9),
+            format!("header {id} of ns {k}: the namespace does not list it")
+        );
+    }
+
+    #[test]
+    fn a_namespace_that_lists_a_header_not_its_own_is_invariant_9() {
+        let (mut t, _, k) = part_two();
+        let other = *t.headers.keys().next().unwrap(); // /r/s's, in namespace 0
+        t.namespaces.get_mut(&k).unwrap().headers.insert(other);
+        assert_eq!(
+            broken_as(&t, 9),
+            format!("ns {k} lists header {other}, not a live header of its own")
+        );
+    }
+
+    #[test]
+    fn a_stale_source_cache_is_invariant_11() {
+        let (mut t, _, _) = part_two();
+        let id = t.sources.get(b"fs").unwrap();
+        t.sources.source_mut(id).cache = Some(Arc::from(&b"xfs\n"[..]));
+        assert_eq!(
+            broken_as(&t, 11),
+            "source fs: valid cache differs from a fresh rendering"
+        );
+    }
+
+    #[test]
+    fn a_wrong_source_length_or_build_count_is_invariant_11() {
+        let (mut t, _, _) = part_two();
+        let id = t.sources.get(b"fs").unwrap();
+        t.sources.source_mut(id).len += 1;
+        assert!(broken_as(&t, 11).contains("kept length 6, rendering 5"));
+        t.sources.source_mut(id).len -= 1;
+        let s = t.sources.source_mut(id);
+        s.builds = s.generation + 2;
+        assert!(broken_as(&t, 11).contains("builds at generation"));
+    }
+
+    #[test]
+    fn a_generated_file_of_a_missing_source_is_invariant_11() {
+        let (mut t, _, _) = part_two();
+        let g = slot(&t, b"/g");
+        t.entry_mut(g).body = Body::Generated(99);
+        let ino = t.entry(g).ino;
+        assert_eq!(
+            broken_as(&t, 11),
+            format!("ino {ino}: generated from a missing source")
+        );
+    }
+
+    #[test]
+    fn a_handle_past_0_without_a_snapshot_is_invariant_12() {
+        let (mut t, h, _) = part_two();
+        t.handles.get_mut(h).unwrap().snapshot = None;
+        assert_eq!(
+            broken_as(&t, 12),
+            format!("handle {h}: position 5 without a snapshot")
+        );
+    }
+
+    #[test]
+    fn a_mode_past_0777_or_a_reserved_owner_is_invariant_13() {
+        let (mut t, _, _) = part_two();
+        let f = slot(&t, b"/a/f");
+        t.attrs.get_mut(&f).unwrap().mode = 0o1777;
+        assert!(broken_as(&t, 13).contains("mode 1777 on a file"));
+        t.attrs.get_mut(&f).unwrap().mode = 0o600;
+        let sub = slot(&t, b"/a/sub");
+        t.attrs.get_mut(&sub).unwrap().uid = NO_ID;
+        assert!(broken_as(&t, 13).contains("owner 4294967295:5"));
+    }
+
+    #[test]
+    fn default_attributes_or_a_free_slot_in_the_side_table_are_invariant_13() {
+        let (mut t, _, _) = part_two();
+        let f = slot(&t, b"/a/f");
+        let defaults = t.default_attrs(f);
+        t.attrs.insert(f, defaults);
+        assert!(broken_as(&t, 13).contains("default attributes kept"));
+        t.attrs.remove(&f);
+        let free = *t.free.last().unwrap();
+        t.attrs.insert(free, defaults);
+        assert_eq!(broken_as(&t, 13), format!("attributes of free slot {free}"));
+    }
 }
