@@ -145,16 +145,21 @@ pub enum Race {
     /// `remove_subtree` removes one entry per change, deepest first, so other threads see
     /// the subtree half gone.
     RemoveSubtreeInSteps,
+    /// A read that must build a generated file's rendering publishes the first half as the
+    /// source's valid cache in one change and completes it in a second, so a cached read on
+    /// another thread in between serves half a rendering.
+    RenderingPublishedEarly,
 }
 
 #[cfg(feature = "races")]
 impl Race {
     /// Every planted race.
-    pub const ALL: [Race; 4] = [
+    pub const ALL: [Race; 5] = [
         Race::CreateCheckThenAct,
         Race::ReaddirTornPage,
         Race::OpenCountLostUpdate,
         Race::RemoveSubtreeInSteps,
+        Race::RenderingPublishedEarly,
     ];
 
     /// Its name on the command line and in reports: `create-check-then-act`, ...
@@ -164,6 +169,7 @@ impl Race {
             Race::ReaddirTornPage => "readdir-torn-page",
             Race::OpenCountLostUpdate => "open-count-lost-update",
             Race::RemoveSubtreeInSteps => "remove-subtree-in-steps",
+            Race::RenderingPublishedEarly => "rendering-published-early",
         }
     }
 }
@@ -374,6 +380,21 @@ impl SharedTree {
         r
     }
 
+    fn read_building_in_steps(
+        &self,
+        handle: HandleId,
+        offset: u64,
+        len: u64,
+    ) -> Result<Vec<u8>, Errno> {
+        if len > 0 && self.atomically(|t| t.publish_half_rendering(handle, offset)) {
+            yield_now();
+        }
+        self.atomically(|t| {
+            t.complete_rendering(handle);
+            t.read_at(handle, offset, len)
+        })
+    }
+
     fn remove_subtree_in_steps(&self, path: &[u8]) -> Result<u64, Errno> {
         let order = removable_paths(&self.read_lock(), path);
         let Some(order) = order else {
@@ -517,6 +538,10 @@ impl PseudoFs for SharedTree {
         let cached = self.handle_path(|t| t.read_at_cached(handle, offset, len));
         match cached {
             Some(r) => r,
+            #[cfg(feature = "races")]
+            None if self.race() == Some(Race::RenderingPublishedEarly) => {
+                self.read_building_in_steps(handle, offset, len)
+            }
             None => self.atomically(|t| t.read_at(handle, offset, len)),
         }
     }

@@ -33,7 +33,8 @@ const BUDGET: LinConfig = LinConfig {
 };
 
 /// The smallest failing program by hand, on two threads (after the common setup: `/a` with
-/// `x` permanent and `y`, `/b` with `z`):
+/// `x` permanent and `y`, `/b` with `z`, `/g` permanent and generated, open in each thread's
+/// slot 2 and never read yet):
 fn hand_minimal(race: Race) -> usize {
     match race {
         // create "/a/w" ‖ create "/a/w": both answer ok.
@@ -44,6 +45,9 @@ fn hand_minimal(race: Race) -> usize {
         Race::OpenCountLostUpdate => 3,
         // remove_subtree "/b" ‖ readdir /b: an empty /b, which no instant had.
         Race::RemoveSubtreeInSteps => 2,
+        // read 2 ‖ read 6 (both `/g`): one reads "ex", half of "ext4\n", which no state
+        // renders.
+        Race::RenderingPublishedEarly => 2,
     }
 }
 

@@ -225,6 +225,72 @@ impl Sources {
     }
 }
 
+/// The `RenderingPublishedEarly` race's two steps (`pdtree::Race`, feature `races`): a
+/// rendering made the source's valid cache before it is complete, then completed.
+#[cfg(feature = "races")]
+mod race {
+    use std::sync::Arc;
+
+    use super::super::entry::Body;
+    use super::super::{handles, Tree};
+    use super::SourceId;
+    use crate::types::HandleId;
+
+    impl Tree {
+        /// When a fresh read of `handle` at `offset` would build its source's rendering, and it
+        /// is not empty: makes its first half the source's valid cache (no build counted) and
+        /// says so.
+        /// Breaks invariant 11 until [`Tree::complete_rendering`] runs; a handle path reading
+        /// in between serves the half.
+        pub(crate) fn publish_half_rendering(&mut self, handle: HandleId, offset: u64) -> bool {
+            let Some(src) = self.unbuilt_source_of(handle, offset) else {
+                return false;
+            };
+            let s = self.sources.source_mut(src);
+            let text = s.render();
+            if text.is_empty() {
+                return false; // no half to tear: the build counts as the read's own
+            }
+            s.cache = Some(Arc::from(&text[..text.len() / 2]));
+            true
+        }
+
+        /// Drops a cached rendering of `handle`'s source that is not its rendering, so the read
+        /// that follows builds it as it would have without the race.
+        pub(crate) fn complete_rendering(&mut self, handle: HandleId) {
+            let Some(h) = self.handles.get_mut(handle) else {
+                return;
+            };
+            let slot = h.slot;
+            if let Body::Generated(src) = self.entry(slot).body {
+                let s = self.sources.source_mut(src);
+                if s.cache.as_deref().is_some_and(|c| *c != s.render()[..]) {
+                    s.cache = None;
+                }
+            }
+        }
+
+        /// The source of `handle`'s entry when it is a reachable generated file whose cache is
+        /// invalid and a read at `offset` takes a fresh snapshot.
+        fn unbuilt_source_of(&mut self, handle: HandleId, offset: u64) -> Option<SourceId> {
+            let h = self.handles.get_mut(handle)?;
+            if handles::continued(h, offset).is_some() {
+                return None;
+            }
+            let slot = h.slot;
+            let e = self.entry(slot);
+            match e.body {
+                Body::Generated(src)
+                    if e.reachable() && self.sources.source(src).cache.is_none() =>
+                {
+                    Some(src)
+                }
+                _ => None,
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Errno, PseudoFs, Tree};

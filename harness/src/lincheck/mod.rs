@@ -203,7 +203,7 @@ pub fn judge(
 /// Runs `program` once on `tree`: the setup, then every thread at once. The history comes
 /// back ordered by call stamp.
 pub fn run_round<T: PseudoFs + Clone + Send + 'static>(program: &Program, tree: T) -> Vec<Event> {
-    let mut setup = Runner::from_tree(tree.clone());
+    let mut setup = Runner::from_tree(tree);
     for op in &program.setup {
         setup.apply(op);
     }
@@ -214,10 +214,11 @@ pub fn run_round<T: PseudoFs + Clone + Send + 'static>(program: &Program, tree: 
         .iter()
         .enumerate()
         .map(|(thread, ops)| {
-            let (ops, tree) = (ops.clone(), tree.clone());
+            // A clone of the setup's runner: the same tree, and the handles the setup left
+            // in this thread's slots.
+            let (ops, mut r) = (ops.clone(), setup.clone());
             let (clock, start) = (Arc::clone(&clock), Arc::clone(&start));
             spawn(move || {
-                let mut r = Runner::from_tree(tree);
                 start.wait();
                 ops.into_iter()
                     .map(|op| {
@@ -244,15 +245,23 @@ pub fn run_round<T: PseudoFs + Clone + Send + 'static>(program: &Program, tree: 
     events
 }
 
-/// The paths programs use: few, so that threads collide on them.
-const FILES: [&[u8]; 5] = [b"/a/x", b"/a/y", b"/a/w", b"/b/z", b"/b/v"];
+/// The paths programs use: few, so that threads collide on them. `/g` is the permanent
+/// generated file of the setup.
+const FILES: [&[u8]; 6] = [b"/a/x", b"/a/y", b"/a/w", b"/b/z", b"/b/v", b"/g"];
+/// The source `/g` renders, and the items programs add to it and remove from it (each
+/// success makes its cached rendering invalid, so the next fresh read of `/g` builds it).
+const SOURCE: &[u8] = b"fs";
+/// The slot, within each thread's range, where the setup opens `/g` for that thread.
+const HELD_SLOT: usize = 2;
+const ITEMS: [&[u8]; 2] = [b"xfs", b"btrfs"];
 const DIRS: [&[u8]; 3] = [b"/a", b"/b", b"/a/d"];
 const NAMES: [&[u8]; 3] = [b"x", b"y", b"w"];
 /// The inodes of `/a` and `/b` after the setup.
 const DIR_INOS: [u64; 2] = [2, 5];
 
-/// The program of `seed`: a fixed setup (`/a` with two files, one permanent; `/b` with one)
-/// and `ops` ops per thread drawn from creates, removes, queries and handle ops on it.
+/// The program of `seed`: a fixed setup (`/a` with two files, one permanent; `/b` with one;
+/// `/g`, a permanent generated file whose source holds one item) and `ops` ops per thread
+/// drawn from creates, removes, queries, handle ops and changes of the source.
 pub fn generate(seed: u64, threads: usize, ops: usize) -> Program {
     let path = |p: &[u8]| p.to_vec();
     let setup = vec![
@@ -273,7 +282,25 @@ pub fn generate(seed: u64, threads: usize, ops: usize) -> Program {
             path: path(b"/b/z"),
             content: vec![],
         },
+        Op::SourceAdd {
+            source: SOURCE.to_vec(),
+            item: b"ext4".to_vec(),
+        },
+        Op::Generated {
+            path: path(b"/g"),
+            source: SOURCE.to_vec(),
+        },
+        Op::MarkPermanent { path: path(b"/g") },
     ];
+    // Each thread starts with `/g` open in its slot `HELD_SLOT`, not read yet.
+    let setup = setup
+        .into_iter()
+        .chain((0..threads).map(|t| Op::Open {
+            view: 0,
+            slot: (t * SLOTS_PER_THREAD + HELD_SLOT) as Slot,
+            path: path(b"/g"),
+        }))
+        .collect();
     let threads = (0..threads)
         .map(|t| {
             let mut state = splitmix64(seed ^ ((t as u64 + 1) << 32));
@@ -293,8 +320,12 @@ fn thread_op(bits: u64, t: usize) -> Op {
     let pick = |k: u32, n: usize| ((bits >> k) % n as u64) as usize;
     let file = FILES[pick(8, FILES.len())].to_vec();
     let dir = DIRS[pick(16, DIRS.len())].to_vec();
+    // Opens fill the thread's first two slots; reads and closes also take the handle the
+    // setup opened for it.
     let slot = (t * SLOTS_PER_THREAD + pick(24, 2)) as Slot;
-    match bits % 12 {
+    let held = (t * SLOTS_PER_THREAD + pick(24, HELD_SLOT + 1)) as Slot;
+    let item = ITEMS[pick(56, ITEMS.len())].to_vec();
+    match bits % 13 {
         0 | 1 => Op::Create {
             path: file,
             content: vec![],
@@ -322,8 +353,16 @@ fn thread_op(bits: u64, t: usize) -> Op {
             slot,
             path: file,
         },
-        9 => Op::Read { slot },
-        10 => Op::Close { slot },
+        9 => Op::Read { slot: held },
+        10 => Op::Close { slot: held },
+        11 if (bits >> 60) & 1 == 0 => Op::SourceAdd {
+            source: SOURCE.to_vec(),
+            item,
+        },
+        11 => Op::SourceRemove {
+            source: SOURCE.to_vec(),
+            item,
+        },
         _ => Op::Stats,
     }
 }
