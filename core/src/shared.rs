@@ -128,7 +128,8 @@ fn exclusive<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
 /// Planted concurrency bugs, for the linearizability checker's self-test (cargo feature
 /// `races`; never enable it in a product). Each is a realistic synchronization mistake in
 /// [`SharedTree`]'s own code; the sequential tree under it stays correct, so a sequential run
-/// cannot see any of them.
+/// cannot see any of them (`harness/tests/bounded_fuzz.rs` runs each through the
+/// differential campaign on one thread).
 #[cfg(feature = "races")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Race {
@@ -339,8 +340,10 @@ impl SharedTree {
         }
         yield_now();
         self.atomically(|t| match t.create(path, content) {
-            // "It was free when I looked": the entry is taken to be ours.
-            Err(Errno::EEXIST) => t.stat(path).map(|s| s.ino),
+            // "It was free when I looked": the entry is taken to be ours. (When view 0 sees
+            // no entry, the name is held by another namespace's sibling, §10: that EEXIST
+            // stands, so one thread alone never sees the race.)
+            Err(Errno::EEXIST) => t.stat(path).map(|s| s.ino).or(Err(Errno::EEXIST)),
             r => r,
         })
     }
@@ -411,11 +414,28 @@ impl SharedTree {
     }
 }
 
-/// The subtree at `path`, parents before children, if every entry of it is an explicit,
-/// unopened, non-permanent one: then removing it one entry at a time ends where
-/// `remove_subtree` would, and only the steps in between are visible.
+/// The subtree at `path` as view 0 lists it, parents before children, if every entry of it
+/// is an explicit, unopened, non-permanent one and removing them one at a time, deepest
+/// first, ends exactly where `remove_subtree` would (tried on copies of the tree: a
+/// directory may also hold another namespace's entries, which view 0 does not list). Then
+/// only the steps in between are visible.
 #[cfg(feature = "races")]
 fn removable_paths(t: &Tree, path: &[u8]) -> Option<Vec<Vec<u8>>> {
+    let order = explicit_subtree(t, path)?;
+    let mut stepwise = t.clone();
+    for p in order.iter().rev() {
+        stepwise.remove(p).ok()?;
+    }
+    let mut whole = t.clone();
+    let same = whole.remove_subtree(path) == Ok(order.len() as u64)
+        && whole.fingerprint() == stepwise.fingerprint();
+    same.then_some(order)
+}
+
+/// The subtree at `path` (not the root) as view 0 lists it, parents before children, if
+/// every entry of it is explicit, unopened and not permanent.
+#[cfg(feature = "races")]
+fn explicit_subtree(t: &Tree, path: &[u8]) -> Option<Vec<Vec<u8>>> {
     let mut order = vec![path.to_vec()];
     let mut i = 0;
     while let Some(p) = order.get(i).cloned() {
@@ -504,7 +524,10 @@ impl PseudoFs for SharedTree {
 
     fn readdir_in(&self, view: View, dir: Ino, pos: u64, max: usize) -> Result<ReadDirPage, Errno> {
         #[cfg(feature = "races")]
-        if self.race() == Some(Race::ReaddirTornPage) && max >= 2 {
+        // A page size the whole readdir refuses is refused whole (EINVAL comes first).
+        if self.race() == Some(Race::ReaddirTornPage)
+            && (2..=self.limits().max_readdir).contains(&max)
+        {
             return self.readdir_torn(view, dir, pos, max);
         }
         self.query(|t| t.readdir_in(view, dir, pos, max))

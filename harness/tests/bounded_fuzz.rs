@@ -6,7 +6,7 @@
 //!
 //! `PDTREE_FUZZ_ITERATIONS` overrides the iteration count (default below).
 
-use pdtree::{PseudoFs, SharedTree};
+use pdtree::{PseudoFs, Race, SharedTree};
 use pdtree_harness::campaign::{run, CampaignConfig};
 use pdtree_harness::core_tree;
 
@@ -34,9 +34,10 @@ fn campaign_finds_nothing<A: PseudoFs>(seed: u64, make: &(dyn Fn(pdtree::Limits)
     let r = run(&cfg, make);
     if let Some(f) = &r.found {
         panic!(
-            "seed {seed}, iteration {} diverged: {}\n{}",
+            "seed {seed}, iteration {} diverged: {}\n{}\n{}",
             f.seed_or_iteration,
             f.divergence.signature(),
+            f.divergence,
             r.summary()
         );
     }
@@ -53,4 +54,14 @@ fn bounded_campaign_finds_nothing() {
 #[test]
 fn bounded_campaign_on_a_shared_tree_finds_nothing() {
     campaign_finds_nothing(7, &|l| SharedTree::new(core_tree(l)));
+}
+
+/// Each planted race's code path on one thread: a race shows only between threads, so a
+/// sequential run must agree with the oracle op for op (what the race does to the answers is
+/// the linearizability checker's to find, `tests/lincheck.rs`).
+#[test]
+fn bounded_campaigns_on_each_planted_race_find_nothing_on_one_thread() {
+    for (i, race) in Race::ALL.into_iter().enumerate() {
+        campaign_finds_nothing(8 + i as u64, &|l| SharedTree::with_race(core_tree(l), race));
+    }
 }
