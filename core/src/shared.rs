@@ -722,6 +722,33 @@ mod tests {
         assert_eq!(t.check_invariants(), Ok(()));
     }
 
+    #[cfg(feature = "races")]
+    #[test]
+    fn each_race_has_its_own_command_line_name() {
+        let names = Race::ALL.map(Race::name);
+        assert_eq!(
+            names,
+            [
+                "create-check-then-act",
+                "readdir-torn-page",
+                "open-count-lost-update",
+                "remove-subtree-in-steps",
+                "rendering-published-early",
+            ]
+        );
+    }
+
+    #[cfg(feature = "races")]
+    #[test]
+    fn the_lossy_handle_count_starts_from_the_handles_already_open() {
+        let mut tree = Tree::with_seed(Limits::default(), 1);
+        tree.create(b"/f", b"").unwrap();
+        tree.open(b"/f").unwrap();
+        let t = SharedTree::with_race(tree, Race::OpenCountLostUpdate);
+        assert_eq!(t.stats().handles, 1);
+        assert_eq!(t.inner.race, Some(Race::OpenCountLostUpdate));
+    }
+
     #[test]
     fn a_change_that_depends_on_more_than_the_tree_breaks_an_invariant() {
         let t = fixture();
