@@ -722,6 +722,18 @@ mod tests {
         assert_eq!(t.check_invariants(), Ok(()));
     }
 
+    #[test]
+    fn the_fingerprint_and_dump_are_the_front_copy_s() {
+        let mut t = fixture();
+        let before = t.fingerprint();
+        t.create(b"/n", b"").unwrap();
+        assert_ne!(t.fingerprint(), before);
+        let front = t.read_lock();
+        let (fp, dump) = (front.fingerprint(), front.dump());
+        drop(front);
+        assert_eq!((t.fingerprint(), t.dump()), (fp, dump));
+    }
+
     #[cfg(feature = "races")]
     #[test]
     fn each_race_has_its_own_command_line_name() {
