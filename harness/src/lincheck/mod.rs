@@ -251,16 +251,17 @@ const FILES: [&[u8]; 6] = [b"/a/x", b"/a/y", b"/a/w", b"/b/z", b"/b/v", b"/g"];
 /// The source `/g` renders, and the items programs add to it and remove from it (each
 /// success makes its cached rendering invalid, so the next fresh read of `/g` builds it).
 const SOURCE: &[u8] = b"fs";
+const ITEMS: [&[u8]; 2] = [b"xfs", b"btrfs"];
 /// The slot, within each thread's range, where the setup opens `/g` for that thread.
 const HELD_SLOT: usize = 2;
-const ITEMS: [&[u8]; 2] = [b"xfs", b"btrfs"];
 const DIRS: [&[u8]; 3] = [b"/a", b"/b", b"/a/d"];
 const NAMES: [&[u8]; 3] = [b"x", b"y", b"w"];
 /// The inodes of `/a` and `/b` after the setup.
 const DIR_INOS: [u64; 2] = [2, 5];
 
 /// The program of `seed`: a fixed setup (`/a` with two files, one permanent; `/b` with one;
-/// `/g`, a permanent generated file whose source holds one item) and `ops` ops per thread
+/// `/g`, a permanent generated file whose source holds one item, open in each thread's slot
+/// [`HELD_SLOT`]) and `ops` ops per thread
 /// drawn from creates, removes, queries, handle ops and changes of the source.
 pub fn generate(seed: u64, threads: usize, ops: usize) -> Program {
     let path = |p: &[u8]| p.to_vec();
