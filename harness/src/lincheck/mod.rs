@@ -261,7 +261,7 @@ const DIR_INOS: [u64; 2] = [2, 5];
 
 /// The program of `seed`: a fixed setup (`/a` with two files, one permanent; `/b` with one;
 /// `/g`, a permanent generated file whose source holds one item, open in each thread's slot
-/// [`HELD_SLOT`]) and `ops` ops per thread
+/// 2) and `ops` ops per thread
 /// drawn from creates, removes, queries, handle ops and changes of the source.
 pub fn generate(seed: u64, threads: usize, ops: usize) -> Program {
     let path = |p: &[u8]| p.to_vec();
