@@ -723,7 +723,7 @@ mod tests {
     }
 
     #[test]
-    fn the_fingerprint_and_dump_are_the_front_copy_s() {
+    fn fingerprint_and_dump_are_read_from_the_front_copy() {
         let mut t = fixture();
         let before = t.fingerprint();
         t.create(b"/n", b"").unwrap();

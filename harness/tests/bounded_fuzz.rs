@@ -1,8 +1,9 @@
 //! A bounded run of the built-in differential fuzzer (core vs the oracle) that must find
-//! nothing, for `Tree` and for `SharedTree` used from one thread. It is part of the
-//! mutation-testing command (`.cargo/mutants.toml`): most mutants of the tree's logic, and of
-//! the shared tree's delegation and handle path, make core diverge from the oracle within
-//! these iterations.
+//! nothing, for `Tree`, for `SharedTree` used from one thread, and for a `SharedTree` with
+//! each planted race (which one thread must not see). It is part of the mutation-testing
+//! command (`.cargo/mutants.toml`): most mutants of the tree's logic, and of the shared
+//! tree's delegation, handle path and race code paths, make core diverge from the oracle
+//! within these iterations.
 //!
 //! `PDTREE_FUZZ_ITERATIONS` overrides the iteration count (default below).
 

@@ -1,6 +1,7 @@
 //! Runs every golden transcript in `corpus/spec/*.t` against `pdtree::Tree`,
-//! `pdtree::SharedTree` (on one thread) and `pdtree_oracle::Oracle`. The expected outcomes are hand-written from `docs/SEMANTICS.md`;
-//! there is deliberately no mode that rewrites them.
+//! `pdtree::SharedTree` (on one thread) and `pdtree_oracle::Oracle`. The expected outcomes
+//! are hand-written from `docs/SEMANTICS.md`; there is deliberately no mode that rewrites
+//! them.
 
 use std::fs;
 use std::path::{Path, PathBuf};

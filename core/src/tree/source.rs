@@ -239,9 +239,8 @@ mod race {
     impl Tree {
         /// When a fresh read of `handle` at `offset` would build its source's rendering, and it
         /// is not empty: makes its first half the source's valid cache (no build counted) and
-        /// says so.
-        /// Breaks invariant 11 until [`Tree::complete_rendering`] runs; a handle path reading
-        /// in between serves the half.
+        /// says so. Breaks invariant 11 until [`Tree::complete_rendering`] runs; a handle path
+        /// reading in between serves the half.
         pub(crate) fn publish_half_rendering(&mut self, handle: HandleId, offset: u64) -> bool {
             let Some(src) = self.unbuilt_source_of(handle, offset) else {
                 return false;
