@@ -703,6 +703,29 @@ mod tests {
         assert_eq!(t.check_invariants(), Ok(()));
     }
 
+    /// Both checks read the tree itself, not a summary of it: a corrupted copy fails them, the
+    /// near check only when its scope covers the break.
+    #[test]
+    fn the_checks_see_a_corrupted_copy() {
+        let mut tree = Tree::with_seed(Limits::default(), 1);
+        tree.mkdir(b"/a").unwrap();
+        tree.mkdir(b"/m").unwrap();
+        let ino = |t: &Tree, path: &[u8]| t.stat(path).unwrap().ino;
+        let (a, m) = (ino(&tree, b"/a"), ino(&tree, b"/m"));
+        let healthy = SharedTree::new(tree.clone());
+        assert_eq!(healthy.check_invariants_near(&[a, m]), Ok(()));
+        tree.miscount_subdirs(b"/a");
+        let broken = SharedTree::new(tree);
+        let invariant = |r: Result<(), InvariantViolation>| r.map_err(|v| v.invariant);
+        assert_eq!(invariant(broken.check_invariants_near(&[a])), Err(2));
+        assert_eq!(
+            broken.check_invariants_near(&[m]),
+            Ok(()),
+            "outside the scope"
+        );
+        assert_eq!(invariant(broken.check_invariants()), Err(2));
+    }
+
     #[test]
     fn a_handle_opened_on_one_thread_is_read_and_closed_on_another() {
         let t = fixture();

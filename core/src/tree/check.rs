@@ -726,6 +726,17 @@ fn hrefs_mismatch(t: &Tree, want: &BTreeMap<u32, u64>, have: &BTreeMap<u32, u64>
     )
 }
 
+/// A way for other modules' tests to break a tree on purpose: the tree's fields are private
+/// to it, and a wrapper's checks (such as `SharedTree`'s) need a corrupted copy to fail on.
+#[cfg(test)]
+impl Tree {
+    /// Miscounts the subdirectories of the directory at `path` by one (invariant 2).
+    pub(crate) fn miscount_subdirs(&mut self, path: &[u8]) {
+        let s = self.resolve_bytes(path).expect("the directory exists");
+        self.dir_mut(s).subdirs += 1;
+    }
+}
+
 /// Each test builds a healthy tree that exercises every kind of state `check` looks at, breaks
 /// one piece of internal state and asserts that `check` reports the right invariant. (The
 /// differential and transcript tests only ever see healthy trees, so without these a `check`
@@ -854,7 +865,7 @@ mod tests {
     #[test]
     fn a_wrong_subdirectory_count_is_invariant_2() {
         let mut t = fixture();
-        dir_mut(&mut t, b"/a").subdirs += 1;
+        t.miscount_subdirs(b"/a");
         broken_as(&t, 2);
     }
 
@@ -869,7 +880,7 @@ mod tests {
         let healthy = fixture();
         assert_eq!(near(&healthy, &[b"/a", b"/r/s", b"/m"]), Ok(()));
         let mut t = fixture();
-        dir_mut(&mut t, b"/a").subdirs += 1;
+        t.miscount_subdirs(b"/a");
         assert_eq!(near(&t, &[b"/a"]).map_err(|v| v.invariant), Err(2));
         assert_eq!(near(&t, &[b"/m"]), Ok(()), "outside the scope");
         let mut t = fixture();
